@@ -1,0 +1,22 @@
+-- l3build configuration for pith.sty.
+--
+-- build.lua itself runs the log tests (testfiles/*.lvt): every error and
+-- warning a user can provoke, on pdfTeX (the messages do not depend on the
+-- engine).  The PDF tests (testfiles-pdf/*.pvt: the link annotation and the
+-- Info keys) run once per arXiv route, one config each.
+module = "pith"
+
+sourcefiles  = {"pith.sty"}
+installfiles = {"pith.sty"}
+
+checkengines = {"pdftex"}
+stdengine    = "pdftex"
+checkruns    = 1
+-- One test's include must never leak into another: every test writes its
+-- own with filecontents, and the automatic read is switched off unless the
+-- test is about it.
+checkconfigs = {"build", "config-pdftex", "config-xetex", "config-luatex",
+                "config-dvips"}
+
+-- Keep every l3build output under latex/build/ (git-ignored).
+builddir = "build"

@@ -1,0 +1,83 @@
+"""The compile matrix: every class x every arXiv route (plus LuaLaTeX) x
+every way of loading hyperref.  176 documents; about 5 minutes on 2 cores.
+
+Every assertion reads the PDF back (pypdf, pdfinfo, pdftotext): nothing is
+compared with a string that the test itself put into the PDF except the
+inputs (number, title) whose survival is the point.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import texdocs as docs
+import texrun
+from texrun import NUM, URL
+
+CASES = [(c, r, m) for c in docs.CLASSES for r in texrun.ROUTES for m in docs.MODES]
+
+# Known limitations that exist without pith as well (checked by compiling the
+# same document without the package): acmart sets pdftitle at \maketitle,
+# too late for hyperref's dvips driver, which writes DOCINFO at the start.
+TITLE_NOT_EXPECTED = {("acmart", "dvips")}
+
+
+def has_hyperref(cls: str, mode: str) -> bool:
+    return mode != "none" or cls in docs.CLASS_LOADS_HYPERREF
+
+
+def check_pdf(b: texrun.Build, cls: str, route: str, mode: str,
+              number: str = f"pith:{NUM}", verification: str = "unverified") -> None:
+    assert b.ok, b.describe()
+    info = texrun.info(b.pdf)
+    assert info.get("PithNumber") == number, info
+    assert info.get("PithURL") == URL, info
+    assert info.get("PithVerification") == verification, info
+
+    # pdfinfo sees the same keys (independent reader).
+    custom = texrun.pdfinfo_custom(b.pdf)
+    assert custom.get("PithNumber") == number, custom
+
+    text = texrun.text(b.pdf, 1)
+    assert number in text, f"{number!r} not extracted contiguously from page 1:\n{text}"
+
+    links = [(u, r) for u, r in texrun.link_annots(b.pdf, 1) if "pith.science" in u]
+    urls = [u for p, u in texrun.urls(b.pdf) if p == 1 and "pith.science" in u]
+    if has_hyperref(cls, mode):
+        assert urls and all(u == URL for u in urls), urls
+        assert links, "no pith link annotation on page 1"
+        for u, rect in links:
+            assert u == URL
+            assert min(rect[0], rect[2]) >= texrun.ARXIV_STAMP_X, rect
+        if (cls, route) not in TITLE_NOT_EXPECTED:
+            assert info.get("Title") == docs.TITLE, info
+            assert "pith" not in info.get("Title", "").lower()
+    else:
+        assert not urls and not links, (urls, links)
+
+    for w in texrun.words(b.pdf, 1):
+        if "pith:" in w[0]:
+            assert w[1] >= texrun.ARXIV_STAMP_X, w
+
+
+@pytest.mark.parametrize("cls,route,mode", CASES,
+                         ids=[f"{c}-{r}-{m}" for c, r, m in CASES])
+def test_matrix(tmp_path: Path, cls: str, route: str, mode: str) -> None:
+    b = texrun.compile_tex(tmp_path, docs.document(cls, mode), route)
+    check_pdf(b, cls, route, mode)
+
+
+@pytest.mark.parametrize("route", texrun.ROUTES)
+@pytest.mark.parametrize("cls", list(docs.CLASSES))
+def test_matrix_with_include(tmp_path: Path, cls: str, route: str) -> None:
+    """The README include, hyperref after pith: verified badge + all keys."""
+    b = texrun.compile_tex(tmp_path, docs.document(cls, "after"), route,
+                           include=texrun.README_INCLUDE)
+    check_pdf(b, cls, route, "after", number=f"pith:2025:{NUM}",
+              verification="verified-unsigned")
+    info = texrun.info(b.pdf)
+    assert info.get("PithSHA256") == texrun.SHA
+    assert info.get("PithArXiv") == "2509.03047v1"
+    assert "verified" in texrun.text(b.pdf, 1)
