@@ -25,8 +25,17 @@ test:
 bench:
 	$(PYTHON) bench/run.py
 
+# The manual's pictures are real output: first the demo pages in latex/docs/
+# (each sets only public pith.sty options), compiled from latex/ so their
+# include=docs/... paths resolve, then the manual, which includes their PDFs.
+DOCS_DEMOS = badge-verified badge-hash badge-unverified badge-monochrome page-title page-corner
 docs:
-	cd latex && $(call COMPILE,pith.tex) && $(call COMPILE,pith.tex)
+	cd latex && export TEXINPUTS=$(LATEX): && \
+	  for d in $(DOCS_DEMOS); do \
+	    pdflatex $(TEXFLAGS) -output-directory=docs docs/$$d.tex >/dev/null \
+	      || { tail -n 30 docs/$$d.log; exit 1; }; \
+	  done && \
+	  $(call COMPILE,pith.tex) && $(call COMPILE,pith.tex)
 	@echo "built latex/pith.pdf"
 
 clean:
