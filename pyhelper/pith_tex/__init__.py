@@ -1,0 +1,23 @@
+"""pith-tex: fetch, verify and write verified Pith Numbers for pith.sty.
+
+Modules (each imports only the public names of the others):
+
+``identifier``  parse what a user types as a Pith Number
+``canonical``   canonical JSON, digest, number derivation, record shape, include patterns
+``keys``        the pinned resolver keys and the :class:`~pith_tex.keys.Keyring`
+``documents``   shape of resolver JSON and bundles
+``resolver``    HTTP and on-disk mirror clients
+``verify``      the checks and their outcome
+``signatures``  the signature checks (bundles' receipts, includes), imported on demand
+``batch``       many files fast (``verify DIR``)
+``errors``      error types and exit codes
+``include``     render / write / parse ``pith-number.tex``
+``atomic``      atomic file replacement
+``cache``       the verified-record cache
+``discover``    find ``\\pithnumber{...}`` in the paper
+``report``      text and JSON output
+``cli``         the ``pith-tex`` entry point: plain ``verify`` without click, else click
+``commands``    the ``pith-tex`` command line (click)
+"""
+
+__version__ = "0.1.0"

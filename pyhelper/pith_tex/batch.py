@@ -1,0 +1,161 @@
+"""Verify many files fast: the hot path of ``pith-tex verify DIR``.
+
+Each file becomes its report form: a line (:func:`pith_tex.report.file_line`) or a JSON
+dict (:func:`pith_tex.report.file_json`).  For lines, a resolver JSON record is first
+tried with :func:`verified_record_number`, which builds no check or
+message when every check passes (the usual case); any other file, and any record that
+does not pass, goes through the full :func:`pith_tex.verify.verify_file`.  Lines are
+handed to the sink in batches (with ``PYTHONUNBUFFERED`` set, every write to stdout is a
+system call).
+
+Large batches (>= ``PARALLEL_THRESHOLD`` files, at least ``MIN_WORKERS`` CPUs, Linux for
+``fork``) are spread over worker processes in chunks; results always come back in input
+order, so the output is the same.  Measured on a (loaded) 2-CPU machine, 10,000 records:
+0.35 s sequentially, 0.24 s with two workers, so two CPUs are enough (with the checks and
+messages built for every record, as before the lean path, two workers did not pay off).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+
+from . import canonical
+from .documents import RECORD_TYPE
+from .errors import CouldNotCheck
+from .report import file_json, file_line, ok_line
+from .verify import expected_number, loads, read_capped, verify_file, worst
+
+PARALLEL_THRESHOLD = 4000
+MIN_WORKERS = 2
+CHUNK = 512
+WRITE_EVERY = 1024  # lines per sink call in text mode
+
+
+def iter_json_files(directory: str) -> Iterator[str]:
+    """Every ``*.json`` under *directory*, recursively, in a stable (sorted) order."""
+    stack = [directory]
+    while stack:
+        d = stack.pop()
+        try:
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs = []
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                subdirs.append(e.path)
+            elif e.name.endswith(".json"):
+                yield e.path
+        stack.extend(reversed(subdirs))
+
+
+def verified_record_number(path: str) -> Optional[str]:
+    """The number of *path* when it is resolver JSON whose every check passes, else None.
+
+    The same decision as ``verify_file(path).exit_code == 0`` for a record (a record has
+    no signature check), made without building checks or messages: the hot path of
+    ``verify DIR``.  None says nothing more: :func:`verify_file` then tells what is wrong
+    (and whether it is a bundle, an include, ...).
+    """
+    if path.endswith(".tex"):
+        return None
+    try:
+        data = read_capped(path)
+        obj = loads(data.decode("utf-8")) if data is not None else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if type(obj) is not dict or obj.get("record_type") != RECORD_TYPE:
+        return None
+    pith_number = obj.get("pith_number")
+    record = obj.get("canonical_record")
+    if type(pith_number) is not str or type(record) is not dict:
+        return None
+    try:
+        fields = canonical.validate_record(record)
+    except CouldNotCheck:
+        return None
+    d = canonical.digest(record)
+    if d.hex() != obj.get("canonical_sha256"):  # the digest is always 64 lower-case hex
+        return None
+    derived = canonical.number_from_digest(d)
+    number = expected_number(path) or derived
+    # derivation, and year: pith_number is pith:YYYY:NUM for this number and the year
+    # of submitted_at (a 4-digit year, so "%04d" spells it as the pattern does)
+    if derived != number or pith_number != "pith:%04d:%s" % (fields.year, number):
+        return None
+    return number
+
+
+def _run_chunk(args: Tuple[Sequence[str], bool, bool]) -> List[Tuple[int, Any]]:
+    paths, require_signature, as_json = args
+    return list(_results(paths, require_signature, as_json))
+
+
+def _results(paths: Sequence[str], require_signature: bool,
+             as_json: bool) -> Iterator[Tuple[int, Any]]:
+    """``(exit_code, line or JSON dict)`` for every path, in order."""
+    if as_json:
+        for p in paths:
+            r = verify_file(p, require_signature=require_signature)
+            yield r.exit_code, file_json(r)
+        return
+    for p in paths:
+        number = verified_record_number(p)
+        if number is not None:
+            yield 0, ok_line(p, number)
+        else:
+            r = verify_file(p, require_signature=require_signature)
+            yield r.exit_code, file_line(r)
+
+
+def _workers() -> int:
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return min(n, 8)
+
+
+def _all_results(paths: Sequence[str], require_signature: bool,
+                 as_json: bool) -> Iterator[Tuple[int, Any]]:
+    workers = _workers()
+    if (len(paths) < PARALLEL_THRESHOLD or workers < MIN_WORKERS
+            or not sys.platform.startswith("linux")):
+        yield from _results(paths, require_signature, as_json)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [(paths[i:i + CHUNK], require_signature, as_json)
+              for i in range(0, len(paths), CHUNK)]
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        for results in pool.map(_run_chunk, chunks):
+            yield from results
+
+
+def verify_paths(paths: Sequence[str], *, require_signature: bool, as_json: bool,
+                 sink: Callable[[Any], Any]) -> Tuple[List[int], int]:
+    """Verify every path and hand the reports, in order, to *sink*: the text of a batch
+    of lines (each ending with a newline), or a list of JSON dicts.
+
+    Returns ``([verified, failed, could not check], worst exit code)``.
+    """
+    counts = [0, 0, 0]
+    codes = set()
+    pending: List[Any] = []
+    for code, rendered in _all_results(paths, require_signature, as_json):
+        if code == 0:
+            counts[0] += 1
+        else:
+            counts[1 if code == 1 else 2] += 1
+            codes.add(code)
+        pending.append(rendered)
+        if len(pending) >= WRITE_EVERY:
+            sink(pending if as_json else "\n".join(pending) + "\n")
+            pending = []
+    if pending:
+        sink(pending if as_json else "\n".join(pending) + "\n")
+    return counts, worst(codes)

@@ -1,0 +1,205 @@
+"""The click definition of the ``pith-tex`` command line.
+
+:mod:`pith_tex.cli` is the entry point: it runs the plain ``verify [--json]
+[--require-signature] PATH...`` form itself, without importing click, and hands every
+other command line (help, options, errors, ``fetch``) to the group defined here.  Only
+click is imported at start-up; everything else is imported inside the commands so
+``pith-tex --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any, Callable, Dict, Optional, Tuple
+
+import click
+
+from .cli import run_guarded, verify_command
+
+_JSON_HELP = "Print one JSON object (see the pith_tex.report docstring) instead of text."
+_REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."
+
+
+def _guard(fn: Callable[..., int]) -> Callable[..., None]:
+    """Run a command body with :func:`pith_tex.cli.run_guarded` (exit code, errors)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        run_guarded(functools.partial(fn, *args, **kwargs))
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option("0.1.0", prog_name="pith-tex")
+def main() -> None:
+    """Fetch and verify Pith Numbers for pith.sty.
+
+    \b
+    Exit codes: 0 verified, 1 verification failed, 2 usage error, 3 could not check.
+    """
+
+
+@main.command()
+@click.argument("number", required=False)
+@click.option("--resolver", metavar="URL|DIR",
+              help="Resolver base URL or a local mirror directory "
+                   "[env PITH_RESOLVER; default https://pith.science].")
+@click.option("-o", "--output", default="pith-number.tex", show_default=True,
+              type=click.Path(dir_okay=False), help="The include file to write.")
+@click.option("--offline", is_flag=True,
+              help="Use only the cache or a local mirror directory; no network.")
+@click.option("--require-signature", is_flag=True, help=_REQ_HELP)
+@click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+@click.option("--timeout", default=10.0, show_default=True, metavar="S",
+              type=click.FloatRange(min=0, min_open=True),
+              help="Connect/read timeout of each request, in seconds.")
+@click.option("--deadline", default=60.0, show_default=True, metavar="S",
+              type=click.FloatRange(min=0, min_open=True),
+              help="Time budget of the whole command, in seconds.")
+@_guard
+def fetch(number: Optional[str], resolver: Optional[str], output: str, offline: bool,
+          require_signature: bool, as_json: bool, timeout: float, deadline: float) -> int:
+    """Fetch NUMBER's record, verify it, and write the include.
+
+    NUMBER may be NUM, pith:NUM, pith:YYYY:NUM or https://pith.science/pith/NUM.
+    Without NUMBER, the \\pithnumber{...} of the .tex files here is used.  The include
+    is written only when every check passed; on any failure it is left untouched.
+    """
+    state: Dict[str, Any] = {"number": None, "source": None, "checks": [], "include": None}
+    try:
+        code = _fetch(state, number, resolver, output, offline, require_signature,
+                      as_json, timeout, deadline)
+    except Exception as e:
+        from .errors import PithError
+
+        if as_json and isinstance(e, PithError):
+            _emit_fetch_json(state, e.exit_code, e.message)
+        raise
+    if as_json:
+        _emit_fetch_json(state, code, None)
+    return code
+
+
+def _emit_fetch_json(state: Dict[str, Any], code: int, error: Optional[str]) -> None:
+    from .report import checks_json, dumps
+    from .verify import VERDICTS
+
+    click.echo(dumps({
+        "command": "fetch", "number": state["number"], "source": state["source"],
+        "exit_code": code, "verdict": VERDICTS.get(code, "could-not-check"),
+        "checks": checks_json(state["checks"]), "include": state["include"], "error": error,
+    }))
+
+
+def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[str],
+           output: str, offline: bool, require_signature: bool, as_json: bool,
+           timeout: float, deadline: float) -> int:
+    from .cache import Cache
+    from .discover import find_pith_numbers
+    from .documents import parse_bundle_doc, parse_record_doc
+    from .errors import CouldNotCheck, VerificationFailed
+    from .identifier import check_requested_year, parse_identifier
+    from .include import IncludeData, write_include
+    from .report import check_lines
+    from .resolver import Deadline, open_resolver, parse_body, resolver_spec
+    from .verify import verify_record
+
+    def say(text: str) -> None:
+        if not as_json:
+            click.echo(text)
+
+    if number is not None:
+        ident = parse_identifier(number)
+    else:
+        out_dir = os.path.dirname(os.path.abspath(output))
+        exclude = (os.path.basename(output),) if out_dir == os.path.abspath(".") else ()
+        ident = find_pith_numbers(".", exclude=exclude)
+    n = ident.number
+    state["number"] = n
+    spec = resolver_spec(resolver_opt)
+    dl = Deadline(deadline)
+    res = open_resolver(spec, timeout=timeout, deadline=dl)
+    cache = Cache()
+    from_cache = offline and not res.is_local
+    bundle_error = None
+    if from_cache:
+        entry = cache.load(n)
+        if entry is None:
+            raise CouldNotCheck("%s is not in the cache (%s) and --offline forbids the network: "
+                                "run pith-tex fetch without --offline once" % (n, cache.root))
+        state["source"] = cache.record_path(n)
+        rec_body = entry[0]
+        rec_data = parse_body(entry[0], cache.record_path(n))
+        bun_body = entry[1]
+        bun_data = None if entry[1] is None else parse_body(entry[1], cache.bundle_path(n))
+        rec_where = cache.record_path(n)
+        bun_where: Optional[str] = cache.bundle_path(n)
+    else:
+        state["source"] = res.description
+        try:
+            rec = res.record(n)
+        except CouldNotCheck as e:
+            hint = ""
+            if not res.is_local and cache.load(n) is not None:
+                hint = " (a verified copy is cached: use --offline to use it)"
+            raise CouldNotCheck(e.message + hint)
+        rec_body, rec_data, rec_where = rec.body, rec.data, rec.where
+        try:
+            bun = res.bundle(n)
+        except CouldNotCheck as e:
+            bun, bundle_error = None, e.message
+        bun_body = None if bun is None else bun.body
+        bun_data = None if bun is None else bun.data
+        bun_where = None if bun is None else bun.where
+    record_doc = parse_record_doc(rec_data, rec_where)
+    bundle_doc = None if bun_data is None else parse_bundle_doc(bun_data, bun_where or "bundle")
+    outcome = verify_record(
+        n, record_doc, bundle_doc, require_signature=require_signature,
+        bundle_error=bundle_error,
+        no_bundle_reason="the resolver has no bundle.json for it, so no receipt")
+    state["checks"] = outcome.checks
+    say(check_lines(outcome.checks))
+    code = outcome.exit_code
+    if code != 0:
+        # The decisive check (first failure, else first error) becomes the error line.
+        bad = next(c for c in outcome.checks if c.status == ("fail" if code == 1 else "error"))
+        if code == 1:
+            where = (" (the cached copy %s is tampered or corrupt: delete it and fetch again)"
+                     % cache.record_path(n)) if from_cache else ""
+            raise VerificationFailed("verification failed%s: %s: %s; %s was left untouched"
+                                     % (where, bad.name, bad.detail, output))
+        raise CouldNotCheck("could not check: %s: %s; %s was left untouched"
+                            % (bad.name, bad.detail, output))
+    fields = outcome.fields
+    if fields is None or outcome.sha256 is None or outcome.signature is None:  # not reached
+        raise CouldNotCheck("internal error: a verified outcome lacks its fields")
+    check_requested_year(ident, fields.year)
+    written = write_include(output, IncludeData(
+        number=n, year=fields.year, sha256=outcome.sha256, arxiv_id=fields.arxiv_id,
+        arxiv_version=fields.arxiv_version, signature=outcome.signature,
+        key_id=outcome.key_id))
+    state["include"] = {"path": output, "written": written}
+    say(("wrote %s" if written else "%s is up to date") % output)
+    if not from_cache and not res.is_local:
+        try:
+            cache.store(n, rec_body, bun_body)
+        except OSError as e:
+            click.echo("warning: could not cache the record in %s: %s"
+                       % (cache.root, e.strerror or e), err=True)
+    return 0
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--require-signature", is_flag=True, help=_REQ_HELP)
+@click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+@_guard
+def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> int:
+    """Check saved resolver JSON, bundles, includes (.tex) and directories, offline.
+
+    A directory is searched recursively for *.json files; it is reported with one line
+    per file and a summary.
+    """
+    return verify_command(paths, require_signature, as_json)

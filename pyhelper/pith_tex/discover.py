@@ -1,0 +1,65 @@
+"""Find the ``\\pithnumber{...}`` of the paper in the ``.tex`` files of a directory.
+
+Comments (from an unescaped ``%`` to the end of the line) are ignored, and so are
+arguments containing ``#`` (macro definitions).  ``\\pithnumber[options]{...}`` is
+accepted.  Exactly one distinct number must be found.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, Optional, Tuple
+
+from .errors import UsageError
+from .identifier import Identifier, parse_identifier
+
+_COMMENT_RE = re.compile(r"(?<!\\)%.*")
+_PITHNUMBER_RE = re.compile(r"\\pithnumber\s*(?:\[[^\]\n]*\])?\s*\{([^{}\n]*)\}")
+
+
+def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Identifier:
+    """The one number the ``*.tex`` files of *directory* name; :class:`UsageError` else."""
+    try:
+        names = sorted(n for n in os.listdir(directory)
+                       if n.endswith(".tex") and n not in exclude)
+    except OSError as e:
+        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e))
+    found: Dict[str, List[Tuple[str, Identifier]]] = {}
+    for name in names:
+        path = os.path.join(directory, name)
+        try:
+            with open(path, "rb") as f:
+                text = f.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if "\\pithnumber" not in line:
+                continue
+            for m in _PITHNUMBER_RE.finditer(_COMMENT_RE.sub("", line)):
+                arg = m.group(1)
+                if "#" in arg:
+                    continue
+                where = "%s:%d" % (name, lineno)
+                try:
+                    ident = parse_identifier(arg)
+                except UsageError as e:
+                    raise UsageError("%s: \\pithnumber{...}: %s" % (where, e.message))
+                found.setdefault(ident.number, []).append((where, ident))
+    if not found:
+        raise UsageError(
+            "no \\pithnumber{...} in %s: add \\pithnumber{NUMBER} to the paper or run "
+            "pith-tex fetch NUMBER" % (
+                "the .tex files here (%s)" % ", ".join(names) if names else "any .tex file here"))
+    if len(found) > 1:
+        listing = "; ".join("%s (%s)" % (num, ", ".join(w for w, _ in uses))
+                            for num, uses in sorted(found.items()))
+        raise UsageError("the .tex files name %d different Pith Numbers: %s; run "
+                         "pith-tex fetch NUMBER with the one you mean" % (len(found), listing))
+    (number, uses), = found.items()
+    years = sorted({i.year for _, i in uses if i.year is not None})
+    if len(years) > 1:
+        raise UsageError("the .tex files give %s with different years (%s): fix them"
+                         % (number, ", ".join(map(str, years))))
+    year: Optional[int] = years[0] if years else None
+    return Identifier(number, year)

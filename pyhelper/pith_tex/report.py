@@ -1,0 +1,100 @@
+"""How results are printed.
+
+Text (sigstore-python style): one line per check, ``STATUS`` in 6 columns, the check name
+in 12, then the detail::
+
+    OK    hash        canonical_record hashes to 77a6d683…4f23
+    FAIL  derivation  base32(sha256)[:26] = ..., not ...
+    WARN  signature   the bundle carries no receipt (use --require-signature to refuse)
+    ERROR signature   receipt signed with unknown key id 'x' (pinned: pith-v1-2026-05); ...
+
+then, on success, a final line on stdout (``wrote pith-number.tex`` /
+``pith-number.tex is up to date`` for ``fetch``, ``verified`` for ``verify FILE``).
+Directories and several files give one line per file (``STATUS path  number`` or
+``STATUS path  check: detail``) and a summary line ``N files: a verified, b failed, c could
+not be checked``.  Every non-zero exit ends with exactly one line ``error: ...`` on stderr
+naming the decisive check (``error: verification failed: hash: ...; pith-number.tex was
+left untouched``), with ``--json`` too.
+
+``--json`` prints exactly one JSON object on stdout instead (errors still also go to
+stderr).  ``fetch``::
+
+    {"command": "fetch", "number": "NUM" | null, "source": "URL or path" | null,
+     "exit_code": 0, "verdict": "verified" | "failed" | "usage-error" | "could-not-check",
+     "checks": [{"name": "hash", "status": "ok" | "fail" | "warn" | "error",
+                 "detail": "..."}, ...],
+     "include": {"path": "pith-number.tex", "written": true} | null,
+     "error": null | "one-line message"}
+
+``verify``::
+
+    {"command": "verify", "exit_code": 0, "verdict": "...",
+     "summary": {"files": N, "verified": N, "failed": N, "could_not_check": N},
+     "files": [{"path": "...", "kind": "record" | "bundle" | "include" | "unknown",
+                "number": "NUM" | null, "exit_code": 0, "verdict": "...",
+                "checks": [...], "error": null | "..."}, ...]}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Iterable, List, Optional
+
+from .verify import ERROR, FAIL, OK, VERDICTS, WARN, Check, FileOutcome
+
+LABELS = {OK: "OK", FAIL: "FAIL", WARN: "WARN", ERROR: "ERROR"}
+_RANK = {OK: 0, WARN: 1, ERROR: 2, FAIL: 3}
+
+
+def check_line(c: Check) -> str:
+    return "%-6s%-12s%s" % (LABELS[c.status], c.name, c.detail)
+
+
+def check_lines(checks: Iterable[Check]) -> str:
+    return "\n".join(check_line(c) for c in checks)
+
+
+def checks_json(checks: Iterable[Check]) -> List[Dict[str, str]]:
+    return [{"name": c.name, "status": c.status, "detail": c.detail} for c in checks]
+
+
+def ok_line(path: str, number: Optional[str]) -> str:
+    """The compact line of a file whose every check passed."""
+    return "OK    %s  %s" % (path, number)
+
+
+def file_line(f: FileOutcome) -> str:
+    """One compact line for a file."""
+    if f.outcome is None:
+        label = "FAIL" if f.error_code == 1 else "ERROR"
+        return "%-6s%s  %s" % (label, f.path, f.error)
+    checks = f.outcome.checks
+    if all(c.status == OK for c in checks):
+        return ok_line(f.path, f.outcome.number)
+    worst = max(checks, key=lambda c: _RANK[c.status])
+    return "%-6s%s  %s: %s" % (LABELS[worst.status], f.path, worst.name, worst.detail)
+
+
+def file_result(f: FileOutcome) -> str:
+    """Every check of one file (the form used when a single file is verified)."""
+    if f.outcome is None:
+        return "%-6s%-12s%s" % ("FAIL" if f.error_code == 1 else "ERROR", f.kind, f.error)
+    return check_lines(f.outcome.checks)
+
+
+def file_json(f: FileOutcome) -> Dict[str, Any]:
+    o = f.outcome
+    code = f.exit_code
+    return {
+        "path": f.path,
+        "kind": f.kind,
+        "number": None if o is None else o.number,
+        "exit_code": code,
+        "verdict": VERDICTS[code],
+        "checks": [] if o is None else checks_json(o.checks),
+        "error": f.error,
+    }
+
+
+def dumps(obj: Dict[str, Any]) -> str:
+    return json.dumps(obj, indent=None, ensure_ascii=True, sort_keys=False)

@@ -1,0 +1,328 @@
+"""The checks that make a Pith Number *verified*.
+
+Each check is a :class:`Check` ``(name, status, detail)`` with status ``ok``, ``fail``,
+``warn`` or ``error`` and a one-line detail.  For a record the checks are, in order:
+
+``record``
+    ``canonical_record`` has the schema-1.0 shape and its identifiers match the include
+    patterns (error otherwise: nothing unvalidated may reach the include).
+``hash``
+    the canonical re-serialisation of ``canonical_record`` hashes to ``canonical_sha256``.
+``derivation``
+    ``base32(sha256)[:26]`` equals the number asked for (compared as strings).
+``year``
+    ``pith_number`` is ``pith:YYYY:NUM`` for that number and ``YYYY`` is the year of
+    ``metadata.submitted_at``.
+``bundle`` (only when a bundle is at hand)
+    the bundle's ``pith_number``, ``canonical_record`` and ``canonical_sha256`` agree
+    with the resolver JSON's.
+``signature`` (only when a bundle could be asked for)
+    every ``record_created`` receipt is an Ed25519 signature over the *raw 32-byte
+    digest* by a pinned key.  No receipt: ``warn`` (``fail`` with ``require_signature``);
+    bad signature: ``fail``; unknown key id or unsupported algorithm: ``error``.
+
+The exit code of an :class:`Outcome` is 1 if any check failed, else 3 if any check could
+not be made, else 0.  Across several outcomes the worst wins, with 1 > 3 > 0: a proven
+contradiction outranks an unanswered question.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import TYPE_CHECKING, Any, Iterable, List, NamedTuple, Optional, Tuple
+
+from . import canonical
+from .canonical import RecordFields
+from .documents import BundleDoc, RecordDoc, kind_of, parse_bundle_doc, parse_record_doc
+from .errors import EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, CouldNotCheck, PithError, show
+
+if TYPE_CHECKING:  # keys (and cryptography behind it) are imported on the first signature
+    from .keys import Keyring
+
+OK = "ok"
+FAIL = "fail"
+WARN = "warn"
+ERROR = "error"
+
+VERDICTS = {EXIT_OK: "verified", EXIT_FAILED: "failed", 2: "usage-error",
+            EXIT_COULD_NOT_CHECK: "could-not-check"}
+
+_PITH_NUMBER_RE = re.compile(r"pith:([0-9]{4}):([A-Z2-7]{26})\Z")
+_MAX_BODY = 1 << 20
+loads = json.JSONDecoder().decode  # json.loads of a str, minus its keyword handling
+
+
+class Check(NamedTuple):
+    name: str
+    status: str
+    detail: str
+
+
+class Outcome(NamedTuple):
+    """What verifying one record (or bundle, or include) established."""
+
+    number: Optional[str]
+    checks: List[Check]
+    sha256: Optional[str] = None  # recomputed digest, hex
+    fields: Optional[RecordFields] = None  # set when the record shape is valid
+    signature: Optional[str] = None  # "verified" | "absent" | None (not established)
+    key_id: Optional[str] = None
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code_of(self.checks)
+
+    @property
+    def verdict(self) -> str:
+        return VERDICTS[self.exit_code]
+
+
+def exit_code_of(checks: Iterable[Check]) -> int:
+    code = EXIT_OK
+    for c in checks:
+        if c.status == FAIL:
+            return EXIT_FAILED
+        if c.status == ERROR:
+            code = EXIT_COULD_NOT_CHECK
+    return code
+
+
+def worst(codes: Iterable[int]) -> int:
+    """Combine exit codes: 1 (failed) > 2 (usage) > 3 (could not check) > 0."""
+    rank = {EXIT_OK: 0, EXIT_COULD_NOT_CHECK: 1, 2: 2, EXIT_FAILED: 3}
+    best = EXIT_OK
+    for c in codes:
+        if rank.get(c, 1) > rank[best]:
+            best = c
+    return best
+
+
+def _short(hexdigest: str) -> str:
+    return hexdigest[:8] + "\u2026" + hexdigest[-4:]
+
+
+def _record_checks(
+    number: Optional[str], pith_number: str, claimed_sha: str, record: Any
+) -> Tuple[List[Check], str, Optional[RecordFields], Optional[str]]:
+    """record, hash, derivation, year.  Returns (checks, digest hex, fields, number)."""
+    checks: List[Check] = []
+    try:
+        valid = canonical.validate_record(record)
+        checks.append(Check("record", OK, "schema 1.0 record of arXiv:%s v%d"
+                            % (valid.arxiv_id, valid.arxiv_version)))
+        fields: Optional[RecordFields] = valid
+    except CouldNotCheck as e:
+        fields = None
+        checks.append(Check("record", ERROR, e.message))
+
+    d = canonical.digest(record)
+    hexd = d.hex()
+    if not canonical.is_sha256_hex(claimed_sha):
+        checks.append(Check("hash", ERROR, "canonical_sha256 is not 64 lower-case hex digits: %s"
+                            % show(claimed_sha)))
+    elif hexd == claimed_sha:
+        checks.append(Check("hash", OK, "canonical_record hashes to %s" % _short(hexd)))
+    else:
+        checks.append(Check("hash", FAIL, "canonical_record hashes to %s, not to the claimed %s"
+                            % (_short(hexd), _short(claimed_sha))))
+
+    m = _PITH_NUMBER_RE.match(pith_number) if type(pith_number) is str else None
+    if number is None:
+        if m is None:
+            checks.append(Check("derivation", ERROR, "pith_number %s is not pith:YYYY:NUMBER"
+                                % show(pith_number)))
+            return checks, hexd, fields, None
+        number = m.group(2)
+    derived = canonical.number_from_digest(d)
+    if derived == number:
+        checks.append(Check("derivation", OK, "base32(sha256)[:26] = %s" % derived))
+    else:
+        checks.append(Check("derivation", FAIL, "base32(sha256)[:26] = %s, not %s: this record "
+                            "belongs to another number" % (derived, number)))
+
+    if m is None:
+        checks.append(Check("year", ERROR, "pith_number %s is not pith:YYYY:NUMBER"
+                            % show(pith_number)))
+    elif m.group(2) != number:
+        checks.append(Check("year", FAIL, "the response is for another number: its "
+                            "pith_number is %s, not for %s" % (pith_number, number)))
+    elif fields is None:
+        checks.append(Check("year", ERROR, "not checked: the record is unreadable"))
+    elif int(m.group(1)) != fields.year:
+        checks.append(Check("year", FAIL, "%s but submitted_at is %s"
+                            % (pith_number, fields.submitted_at[:10])))
+    else:
+        checks.append(Check("year", OK, "%s matches submitted_at %s"
+                            % (pith_number, fields.submitted_at[:10])))
+    return checks, hexd, fields, number
+
+
+def verify_record(
+    number: Optional[str],
+    record: RecordDoc,
+    bundle: Optional[BundleDoc] = None,
+    *,
+    check_signature: bool = True,
+    require_signature: bool = False,
+    keyring: Optional[Keyring] = None,
+    no_bundle_reason: str = "",
+    bundle_error: Optional[str] = None,
+) -> Outcome:
+    """Verify resolver JSON (and its bundle) against *number*.
+
+    *number* ``None`` takes the number from ``record.pith_number``.  With
+    ``check_signature=False`` (a lone resolver JSON file) there is no bundle or signature
+    check.  *bundle_error* (the bundle could not be fetched) makes the signature check an
+    error.  *keyring* (library API only) replaces the pinned keys.
+    """
+    checks, hexd, fields, number = _record_checks(
+        number, record.pith_number, record.canonical_sha256, record.canonical_record)
+    signature = key_id = None
+    if bundle is not None:
+        problems = []
+        if bundle.pith_number != record.pith_number:
+            problems.append("pith_number")
+        if bundle.canonical_sha256 != record.canonical_sha256:
+            problems.append("canonical_sha256")
+        if canonical.canonical_json(bundle.canonical_record) != canonical.canonical_json(
+                record.canonical_record):
+            problems.append("canonical_record")
+        if problems and "pith_number" in problems:
+            checks.append(Check("bundle", FAIL, "bundle.json is for another number: its "
+                                "pith_number is %s, not %s" % (show(bundle.pith_number),
+                                                               record.pith_number)))
+        elif problems:
+            checks.append(Check("bundle", FAIL, "bundle.json disagrees with the resolver JSON "
+                                "on %s" % ", ".join(problems)))
+        else:
+            checks.append(Check("bundle", OK, "bundle.json agrees with the resolver JSON"))
+    if check_signature and bundle_error is not None:
+        checks.append(Check("signature", ERROR, "could not get the bundle: " + bundle_error))
+    elif check_signature:
+        from .signatures import signature_check
+
+        c, signature, key_id = signature_check(
+            None if bundle is None else bundle.receipts, bytes.fromhex(hexd),
+            require_signature, keyring, no_bundle_reason)
+        checks.append(c)
+    return Outcome(number, checks, hexd, fields, signature, key_id)
+
+
+def verify_bundle(
+    number: Optional[str], bundle: BundleDoc, *, require_signature: bool = False,
+    keyring: Optional[Keyring] = None,
+) -> Outcome:
+    """Verify a bundle on its own: its record checks plus its receipts."""
+    checks, hexd, fields, number = _record_checks(
+        number, bundle.pith_number, bundle.canonical_sha256, bundle.canonical_record)
+    from .signatures import signature_check
+
+    c, signature, key_id = signature_check(
+        bundle.receipts, bytes.fromhex(hexd), require_signature, keyring)
+    checks.append(c)
+    return Outcome(number, checks, hexd, fields, signature, key_id)
+
+
+# -- files -------------------------------------------------------------------------------
+
+class FileOutcome(NamedTuple):
+    path: str
+    kind: str  # "record" | "bundle" | "include" | "unknown"
+    outcome: Optional[Outcome]
+    error: Optional[str] = None  # set when the file could not be read at all
+    error_code: int = EXIT_COULD_NOT_CHECK
+
+    @property
+    def exit_code(self) -> int:
+        return self.error_code if self.outcome is None else self.outcome.exit_code
+
+
+def expected_number(path: str) -> Optional[str]:
+    """``.../NUM.json`` or ``.../NUM/bundle.json``: the number the path promises."""
+    base = os.path.basename(path)
+    stem = base[:-5] if base.endswith(".json") else base
+    if canonical.is_number(stem):
+        return stem
+    if base == "bundle.json":
+        parent = os.path.basename(os.path.dirname(path))
+        if canonical.is_number(parent):
+            return parent
+    return None
+
+
+def verify_json_bytes(
+    path: str, data: bytes, *, require_signature: bool = False,
+    keyring: Optional[Keyring] = None,
+) -> FileOutcome:
+    """Verify one saved resolver JSON or bundle (the bytes of *path*)."""
+    try:
+        obj = loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        return FileOutcome(path, "unknown", None, "not valid JSON (%s)" % e.__class__.__name__)
+    kind = kind_of(obj)
+    try:
+        if kind == "record":
+            doc = parse_record_doc(obj, path)
+            out = verify_record(expected_number(path), doc, None, check_signature=False)
+        elif kind == "bundle":
+            bdoc = parse_bundle_doc(obj, path)
+            out = verify_bundle(expected_number(path), bdoc,
+                                require_signature=require_signature, keyring=keyring)
+        else:
+            return FileOutcome(path, "unknown", None,
+                               "neither resolver JSON (record_type: pith_number_record) nor a "
+                               "bundle (bundle_type: pith_open_graph_bundle)")
+    except PithError as e:
+        return FileOutcome(path, kind or "unknown", None, e.message, e.exit_code)
+    return FileOutcome(path, kind, out)
+
+
+def read_capped(path: str) -> Optional[bytes]:
+    """The bytes of *path*, or None when it is larger than 1 MiB (sized with fstat, so a
+    small file does not cost a 1 MiB buffer)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        if size > _MAX_BODY:
+            return None
+        first = os.read(fd, size + 1)
+        if len(first) == size:  # the usual case: the whole file in one read
+            return first
+        chunks = [first]
+        total = len(first)
+        if total > _MAX_BODY:
+            return None
+        while first:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > _MAX_BODY:
+                return None
+            chunks.append(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def verify_file(path: str, *, require_signature: bool = False,
+                keyring: Optional[Keyring] = None) -> FileOutcome:
+    """Verify one file: ``.tex`` as an include, anything else as resolver JSON/bundle."""
+    try:
+        data = read_capped(path)
+    except OSError as e:
+        return FileOutcome(path, "unknown", None, "cannot read: %s" % (e.strerror or e))
+    if data is None:
+        return FileOutcome(path, "unknown", None, "larger than 1 MiB")
+    if path.endswith(".tex"):
+        try:
+            text = data.decode("ascii")
+        except UnicodeDecodeError:
+            return FileOutcome(path, "include", None, "not pure ASCII: not a pith-tex include")
+        from .signatures import verify_include_text
+
+        return verify_include_text(path, text, require_signature=require_signature,
+                                   keyring=keyring)
+    return verify_json_bytes(path, data, require_signature=require_signature, keyring=keyring)

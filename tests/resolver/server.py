@@ -1,0 +1,265 @@
+"""A real, misbehaving Pith resolver on 127.0.0.1 for the hostile-network tests.
+
+The server speaks HTTP for real (``http.server.ThreadingHTTPServer`` in a thread,
+ephemeral port): ``pith-tex fetch`` is run against it as a subprocess, nothing is
+patched.  What it answers is a *scenario table*: ``path -> [Reply, Reply, ...]``.
+The n-th request for a path gets the n-th reply (the last one repeats), so
+"500 then 200" is ``[Reply(status=500), good]``.  Paths without an entry get 404.
+Every request is logged with its monotonic arrival time, so tests can assert on
+what the client really did (how many attempts, how long it waited).
+
+The documents themselves are built from the real vectors by
+``tests/python/recorded.py`` (``resolver_json`` / ``bundle_json``); the helpers
+at the bottom damage them in exactly one way each.
+"""
+from __future__ import annotations
+
+import base64
+import copy
+import dataclasses
+import hashlib
+import http.server
+import json
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY_ID = "pith-v1-2026-05"  # the pinned key (spec §3)
+MIB = 1024 * 1024
+
+# An include from an earlier, successful run (for another paper), with bytes a
+# careless rewrite would not reproduce (CRLF, trailing spaces, no final newline).
+OLD_INCLUDE = (
+    b"% pith-number.tex: written by `pith-tex fetch` after verifying the record.\r\n"
+    b"% OLD INCLUDE -- must survive every failed fetch byte for byte   \r\n"
+    b"\\pithrecord{1}{\r\n"
+    b"  number = OZSQU6PZ6STJ7LG5TIDHTNXEHD,\r\n"
+    b"  year = 2009,\r\n"
+    b"  sha256 = 76650a79f9f4a69facdd9a0679b6e438f27b52319537b76a7535e383e6940ee1,\r\n"
+    b"  arxiv-id = 0909.1015,\r\n"
+    b"  arxiv-version = 2,\r\n"
+    b"  signature = absent,\r\n"
+    b"}"
+)
+
+# ------------------------------------------------- resolver-format documents
+# Built by the helper engineer's tests/python/recorded.py (one builder for all tests).
+
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+import recorded  # noqa: E402
+
+load_vectors = recorded.load_vectors
+receipt = recorded.receipt
+
+
+def resolver_json(v: dict) -> dict:
+    return copy.deepcopy(recorded.resolver_json(v))
+
+
+def bundle_json(v: dict, receipt: Optional[dict] = None) -> dict:
+    return copy.deepcopy(recorded.bundle_json(v, receipt=receipt))
+
+
+def canonical_bytes(record: Any) -> bytes:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def number_of(record: Any) -> str:
+    digest = hashlib.sha256(canonical_bytes(record)).digest()
+    return base64.b32encode(digest).decode("ascii")[:26]
+
+
+def dumps(doc: Any) -> bytes:
+    return json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8")
+
+
+# ---------------------------------------------------------------- replies
+
+
+@dataclasses.dataclass
+class Reply:
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "application/json"
+    headers: Dict[str, str] = dataclasses.field(default_factory=dict)
+    delay: float = 0.0  # sleep this long before answering (slow resolver)
+    declared_length: Optional[int] = None  # announce this Content-Length (truncation)
+    send_length: bool = True  # False: no Content-Length, body ends when the socket closes
+    drip: Optional[float] = None  # send the body one chunk every `drip` seconds
+    repeat_body: int = 1  # send body this many times (endless-ish streams)
+
+
+def json_reply(doc: Any, **kw) -> Reply:
+    return Reply(body=dumps(doc), **kw)
+
+
+# ---------------------------------------------------------------- server
+
+
+@dataclasses.dataclass
+class Seen:
+    t: float  # time.monotonic() at arrival
+    method: str
+    path: str
+    headers: Dict[str, str]
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server_version = "pith-hostile/1"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):  # keep pytest output clean
+        pass
+
+    def do_GET(self):  # noqa: N802 (http.server naming)
+        srv: "ResolverServer" = self.server.owner  # type: ignore[attr-defined]
+        reply = srv._next_reply(self.command, self.path, dict(self.headers))
+        if reply.delay and srv.stopping.wait(reply.delay):
+            return
+        try:
+            self._send(srv, reply)
+        except (BrokenPipeError, ConnectionResetError, socket.timeout):
+            pass  # the client gave up, which is what several scenarios want
+        self.close_connection = True
+
+    def _send(self, srv: "ResolverServer", r: Reply) -> None:
+        self.send_response(r.status)
+        self.send_header("Content-Type", r.content_type)
+        for k, val in r.headers.items():
+            self.send_header(k, val)
+        total = len(r.body) * r.repeat_body
+        if r.declared_length is not None:
+            self.send_header("Content-Length", str(r.declared_length))
+        elif r.send_length:
+            self.send_header("Content-Length", str(total))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if r.drip is not None:
+            for i in range(0, len(r.body), 16):
+                self.wfile.write(r.body[i : i + 16])
+                self.wfile.flush()
+                if srv.stopping.wait(r.drip):
+                    return
+            return
+        for _ in range(r.repeat_body):
+            if srv.stopping.is_set():
+                return
+            self.wfile.write(r.body)
+        self.wfile.flush()
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class ResolverServer:
+    """``with ResolverServer() as srv: srv.route('/pith/X.json', reply, ...)``."""
+
+    def __init__(self) -> None:
+        self.table: Dict[str, List[Reply]] = {}
+        self.seen: List[Seen] = []
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        self._httpd.owner = self  # type: ignore[attr-defined]
+        self.port = self._httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    # lifecycle
+    def start(self) -> "ResolverServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # scenario table
+    def route(self, path: str, *replies: Reply) -> None:
+        assert replies, "a route needs at least one reply"
+        self.table[path] = list(replies)
+
+    def record(self, number: str, *replies: Reply) -> None:
+        self.route(f"/pith/{number}.json", *replies)
+
+    def bundle(self, number: str, *replies: Reply) -> None:
+        self.route(f"/pith/{number}/bundle.json", *replies)
+        self.route(f"/.well-known/pith/{number}/bundle.json", *replies)
+
+    def _next_reply(self, method: str, path: str, headers: Dict[str, str]) -> Reply:
+        with self._lock:
+            n = sum(1 for s in self.seen if s.path == path)
+            self.seen.append(Seen(time.monotonic(), method, path, headers))
+            replies = self.table.get(path)
+        if not replies:
+            return Reply(status=404, body=b'{"error":"not found"}')
+        return replies[min(n, len(replies) - 1)]
+
+    # what the client did
+    def hits(self, path: str) -> List[Seen]:
+        with self._lock:
+            return [s for s in self.seen if s.path == path]
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+# ------------------------------------------------------- hostile documents
+# Each returns a document built from real vectors, damaged in exactly one way.
+
+
+def altered_hash(v: dict) -> dict:
+    doc = resolver_json(v)
+    h = doc["canonical_sha256"]
+    doc["canonical_sha256"] = ("0" if h[0] != "0" else "1") + h[1:]
+    return doc
+
+
+def altered_field(v: dict) -> dict:
+    """The record's primary category is changed; everything else is as published."""
+    doc = resolver_json(v)
+    md = doc["canonical_record"]["metadata"]
+    md["primary_cat"] = "hep-th" if md["primary_cat"] != "hep-th" else "math.AG"
+    return doc
+
+
+def html_page(v: dict) -> bytes:
+    return (
+        "<!DOCTYPE html>\n<html><head><title>Pith " + v["number"] + "</title></head>"
+        "<body><h1>Verify this record</h1><p>Sign in to continue.</p></body></html>\n"
+    ).encode("utf-8")
+
+
+def oversized(v: dict, size: int = MIB + 4096) -> bytes:
+    """A syntactically valid resolver document, larger than 1 MiB (padding field)."""
+    doc = resolver_json(v)
+    doc["padding"] = ""
+    base = len(dumps(doc))
+    doc["padding"] = "x" * max(0, size - base)
+    return dumps(doc)
+
+
+def gzip_bomb(size: int) -> bytes:
+    """gzip of *size* bytes of spaces (valid JSON whitespace): tiny on the wire."""
+    import gzip
+
+    return gzip.compress(b" " * size, compresslevel=9)

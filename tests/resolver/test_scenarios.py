@@ -1,0 +1,91 @@
+"""The hostile server and documents are what they claim to be (checked without the CLI).
+
+If these fail, a failure in test_fetch_hostile.py says nothing about pith-tex.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import http.client
+import time
+
+import pytest
+
+import server as S
+
+PINNED = base64.b64decode("stVStoiQhXFxp4s2pdzPNoqVNBMojDU/fJ2db5S3CbM=")
+
+
+def get(srv, path, timeout=5):
+    c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=timeout)
+    c.request("GET", path)
+    r = c.getresponse()
+    return r, r.read()
+
+
+def test_good_document_is_verifiable(full):
+    for v in full:
+        doc = S.resolver_json(v)
+        rec = doc["canonical_record"]
+        assert hashlib.sha256(S.canonical_bytes(rec)).hexdigest() == v["canonical_hash"] == doc["canonical_sha256"]
+        assert S.number_of(rec) == v["number"]
+        assert doc["pith_number"] == f"pith:{v['year']}:{v['number']}"
+
+
+def test_damaged_documents_are_damaged_once(full):
+    a = full[0]
+    doc = S.altered_hash(a)  # record intact, only the hash field differs
+    assert S.number_of(doc["canonical_record"]) == a["number"]
+    assert doc["canonical_sha256"] != a["canonical_hash"]
+    doc = S.altered_field(a)  # record differs, hash field as published
+    assert S.number_of(doc["canonical_record"]) != a["number"]
+    assert doc["canonical_sha256"] == a["canonical_hash"]
+
+
+def test_signatures_are_real_and_bound_to_their_own_digest(signed, full):
+    Ed25519PublicKey = pytest.importorskip(
+        "cryptography.hazmat.primitives.asymmetric.ed25519"
+    ).Ed25519PublicKey
+    from cryptography.exceptions import InvalidSignature
+
+    key = Ed25519PublicKey.from_public_bytes(PINNED)
+    for s in signed:
+        sig = base64.b64decode(s["signature_b64"])
+        key.verify(sig, bytes.fromhex(s["canonical_hash"]))  # genuine
+        with pytest.raises(InvalidSignature):  # ...and useless for another record
+            key.verify(sig, bytes.fromhex(full[0]["canonical_hash"]))
+
+
+def test_table_sequence_and_log(server, full):
+    a = full[0]
+    server.record(a["number"], S.Reply(status=500), S.json_reply(S.resolver_json(a)))
+    assert get(server, f"/pith/{a['number']}.json")[0].status == 500
+    r, body = get(server, f"/pith/{a['number']}.json")
+    assert r.status == 200 and a["canonical_hash"].encode() in body
+    assert get(server, "/pith/nothing.json")[0].status == 404
+    assert len(server.hits(f"/pith/{a['number']}.json")) == 2
+
+
+def test_truncated_and_oversized(server, full):
+    a = full[0]
+    body = S.dumps(S.resolver_json(a))
+    server.route("/t", S.Reply(body=body[:100], declared_length=len(body)))
+    with pytest.raises(http.client.IncompleteRead):
+        get(server, "/t")
+    server.route("/big", S.Reply(body=S.oversized(a), send_length=False))
+    r, big = get(server, "/big")
+    assert r.getheader("Content-Length") is None and len(big) > S.MIB
+
+
+def test_slow_is_slow(server):
+    server.route("/slow", S.Reply(delay=30))
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError):
+        get(server, "/slow", timeout=0.3)
+    assert time.monotonic() - t0 < 2
+
+
+def test_closed_port_refuses():
+    c = http.client.HTTPConnection("127.0.0.1", S.closed_port(), timeout=2)
+    with pytest.raises(ConnectionRefusedError):
+        c.request("GET", "/")
