@@ -31,7 +31,7 @@ from pathlib import Path
 
 import benchlib as B
 
-sys.path.insert(0, str(B.ROOT / "tests" / "resolver"))
+sys.path.insert(0, str(B.ROOT / "tests" / "support"))
 import server as S  # noqa: E402  (the resolver-format builders used by the tests)
 
 N_RECORDS = int(os.environ.get("PITH_BENCH_RECORDS", "10000"))

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import recorded  # noqa: E402
+import recorded  # tests/support, on sys.path through pytest's ``pythonpath`` ini option
 
 
 @pytest.fixture(autouse=True)

@@ -1,18 +1,20 @@
-"""The HTTP client against a real local server (no patching of requests)."""
+"""The HTTP client against a real local server (no patching of requests).
+
+The server is the shared one of ``tests/support/server.py`` (a scenario table of
+``Reply`` objects, the n-th request for a path gets the n-th reply, the last repeats).
+"""
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
-import socket
-import threading
 import time
 
 import pytest
 from click.testing import CliRunner
 
 import recorded
+from server import Reply, ResolverServer, closed_port
 from pith_tex.cache import Cache
 from pith_tex.cli import main
 from pith_tex.errors import CouldNotCheck
@@ -24,58 +26,10 @@ REC = recorded.encode(recorded.resolver_json(V))
 BUN = recorded.encode(recorded.bundle_json(V))
 
 
-class Server:
-    """Routes: path -> list of (status, headers, body, delay); the last entry repeats."""
-
-    def __init__(self):
-        self.routes = {}
-        self.hits = {}
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *a):
-                pass
-
-            def do_GET(self):
-                try:
-                    self._get()
-                except OSError:  # the client hung up (oversized/timeout tests): fine
-                    self.close_connection = True
-
-            def _get(self):
-                server.hits[self.path] = server.hits.get(self.path, 0) + 1
-                seq = server.routes.get(self.path, [(404, {}, b"not found", 0)])
-                status, headers, body, delay = seq[min(server.hits[self.path], len(seq)) - 1]
-                if delay:
-                    time.sleep(delay)
-                self.send_response(status)
-                headers = dict(headers)
-                headers.setdefault("Content-Type", "application/json")
-                headers.setdefault("Content-Length", str(len(body)))
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(body)
-                if headers.get("Connection") == "close":
-                    self.close_connection = True
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def ok(self, path, body):
-        self.routes[path] = [(200, {}, body, 0)]
-
-
 @pytest.fixture
 def server():
-    s = Server()
-    yield s
-    s.httpd.shutdown()
-    s.httpd.server_close()
+    with ResolverServer() as s:
+        yield s
 
 
 def resolver(server, timeout=5.0, deadline=30.0):
@@ -86,8 +40,8 @@ def resolver(server, timeout=5.0, deadline=30.0):
 
 
 def test_record_and_bundle(server):
-    server.ok("/pith/%s.json" % N, REC)
-    server.ok("/pith/%s/bundle.json" % N, BUN)
+    server.route("/pith/%s.json" % N, Reply(body=REC))
+    server.route("/pith/%s/bundle.json" % N, Reply(body=BUN))
     r, _ = resolver(server)
     assert r.record(N).data == json.loads(REC)
     assert r.bundle(N).body == BUN
@@ -96,8 +50,8 @@ def test_record_and_bundle(server):
 def test_bundle_404_then_well_known(server):
     r, _ = resolver(server)
     assert r.bundle(N) is None
-    assert server.hits == {"/pith/%s/bundle.json" % N: 1, "/.well-known/pith/%s/bundle.json" % N: 1}
-    server.ok("/.well-known/pith/%s/bundle.json" % N, BUN)
+    assert server.counts() == {"/pith/%s/bundle.json" % N: 1, "/.well-known/pith/%s/bundle.json" % N: 1}
+    server.route("/.well-known/pith/%s/bundle.json" % N, Reply(body=BUN))
     assert r.bundle(N).body == BUN
 
 
@@ -109,7 +63,7 @@ def test_record_404(server):
 
 def test_retries_5xx_then_succeeds(server):
     path = "/pith/%s.json" % N
-    server.routes[path] = [(503, {}, b"busy", 0), (502, {}, b"", 0), (200, {}, REC, 0)]
+    server.route(path, Reply(status=503, body=b"busy"), Reply(status=502), Reply(body=REC))
     r, sleeps = resolver(server)
     assert r.record(N).body == REC
     assert sleeps == [0.5, 1.0]
@@ -117,17 +71,17 @@ def test_retries_5xx_then_succeeds(server):
 
 def test_gives_up_after_three_attempts(server):
     path = "/pith/%s.json" % N
-    server.routes[path] = [(500, {}, b"oops", 0)]
+    server.route(path, Reply(status=500, body=b"oops"))
     r, sleeps = resolver(server)
     with pytest.raises(CouldNotCheck, match=r"HTTP 500 \(3 attempts\)"):
         r.record(N)
-    assert server.hits[path] == 3 and len(sleeps) == 2
+    assert server.counts()[path] == 3 and len(sleeps) == 2
 
 
 def test_retry_after_is_honoured_and_capped(server):
     path = "/pith/%s.json" % N
-    server.routes[path] = [(429, {"Retry-After": "3"}, b"", 0), (429, {"Retry-After": "9999"}, b"", 0),
-                           (200, {}, REC, 0)]
+    server.route(path, Reply(status=429, headers={"Retry-After": "3"}),
+                 Reply(status=429, headers={"Retry-After": "9999"}), Reply(body=REC))
     r, sleeps = resolver(server)
     r.record(N)
     assert sleeps == [3.0, 10.0]
@@ -135,7 +89,7 @@ def test_retry_after_is_honoured_and_capped(server):
 
 def test_retry_after_never_past_deadline(server):
     path = "/pith/%s.json" % N
-    server.routes[path] = [(503, {"Retry-After": "8"}, b"", 0)]
+    server.route(path, Reply(status=503, headers={"Retry-After": "8"}))
     r, sleeps = resolver(server, deadline=5)
     with pytest.raises(CouldNotCheck, match="deadline leaves no time to retry"):
         r.record(N)
@@ -144,26 +98,27 @@ def test_retry_after_never_past_deadline(server):
 
 def test_other_4xx_is_not_retried(server):
     path = "/pith/%s.json" % N
-    server.routes[path] = [(403, {}, b"", 0)]
+    server.route(path, Reply(status=403))
     r, _ = resolver(server)
     with pytest.raises(CouldNotCheck, match="HTTP 403"):
         r.record(N)
-    assert server.hits[path] == 1
+    assert server.counts()[path] == 1
 
 
-@pytest.mark.parametrize("headers, body, message", [
-    ({"Content-Type": "text/html"}, b"<!DOCTYPE html><p>hi</p>", "HTML page, not JSON"),
-    ({}, b"<html></html>", "HTML page, not JSON"),
-    ({}, b"hello", "not valid JSON"),
-    ({}, b"", "empty body"),
-    ({}, REC[:200], "truncated"),
-    ({"Content-Length": str(len(REC) + 50), "Connection": "close"}, REC, "truncated"),
-    ({}, b" " * (1 << 20) + b"{}", "larger than 1 MiB"),
-    ({"Content-Length": str(5 << 20)}, b"{}", "larger than 1 MiB"),
-    ({}, b"\xff\xfe{}", "not UTF-8 JSON"),
-])
-def test_unreadable_bodies(server, headers, body, message):
-    server.routes["/pith/%s.json" % N] = [(200, headers, body, 0)]
+@pytest.mark.parametrize("reply, message", [
+    (Reply(content_type="text/html", body=b"<!DOCTYPE html><p>hi</p>"), "HTML page, not JSON"),
+    (Reply(body=b"<html></html>"), "HTML page, not JSON"),
+    (Reply(body=b"hello"), "not valid JSON"),
+    (Reply(body=b""), "empty body"),
+    (Reply(body=REC[:200]), "truncated"),
+    (Reply(body=REC, declared_length=len(REC) + 50), "truncated"),  # then the server closes
+    (Reply(body=b" " * (1 << 20) + b"{}"), "larger than 1 MiB"),
+    (Reply(body=b"{}", declared_length=5 << 20), "larger than 1 MiB"),
+    (Reply(body=b"\xff\xfe{}"), "not UTF-8 JSON"),
+], ids=["html-type", "html-body", "not-json", "empty", "short", "short-declared", "big",
+        "big-declared", "not-utf8"])
+def test_unreadable_bodies(server, reply, message):
+    server.route("/pith/%s.json" % N, reply)
     r, _ = resolver(server)
     with pytest.raises(CouldNotCheck, match=message):
         r.record(N)
@@ -171,7 +126,7 @@ def test_unreadable_bodies(server, headers, body, message):
 
 def test_timeout(server):
     path = "/pith/%s.json" % N
-    server.routes[path] = [(200, {}, REC, 2.0)]
+    server.route(path, Reply(body=REC, delay=2.0))
     r, sleeps = resolver(server, timeout=0.3)
     t = time.monotonic()
     with pytest.raises(CouldNotCheck, match=r"timed out after 0.3 s \(3 attempts\)"):
@@ -181,7 +136,7 @@ def test_timeout(server):
 
 def test_deadline_caps_the_whole_command(server):
     path = "/pith/%s.json" % N
-    server.routes[path] = [(200, {}, REC, 6.0)]
+    server.route(path, Reply(body=REC, delay=6.0))
     t = time.monotonic()
     r = CliRunner().invoke(main, ["fetch", N, "--resolver", server.url, "--timeout", "10",
                                   "--deadline", "1"])
@@ -191,23 +146,19 @@ def test_deadline_caps_the_whole_command(server):
 
 
 def test_connection_refused():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    r = HttpResolver("http://127.0.0.1:%d" % port, deadline=Deadline(10), sleep=lambda x: None)
+    r = HttpResolver("http://127.0.0.1:%d" % closed_port(), deadline=Deadline(10), sleep=lambda x: None)
     with pytest.raises(CouldNotCheck, match="connection refused"):
         r.record(N)
 
 
 def test_cli_fetch_caches_and_offline_reuses(server, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    server.ok("/pith/%s.json" % N, REC)
-    server.ok("/pith/%s/bundle.json" % N, BUN)
+    server.route("/pith/%s.json" % N, Reply(body=REC))
+    server.route("/pith/%s/bundle.json" % N, Reply(body=BUN))
     r = CliRunner().invoke(main, ["fetch", N, "--resolver", server.url])
     assert r.exit_code == 0, r.output
     assert Cache().load(N) == (REC, BUN)
-    server.routes.clear()
+    server.clear()
     os.unlink("pith-number.tex")
     r = CliRunner().invoke(main, ["fetch", N, "--resolver", server.url])
     assert r.exit_code == 3 and "use --offline" in r.stderr
@@ -217,8 +168,8 @@ def test_cli_fetch_caches_and_offline_reuses(server, tmp_path, monkeypatch):
 
 def test_cli_bundle_5xx_is_could_not_check(server, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    server.ok("/pith/%s.json" % N, REC)
-    server.routes["/pith/%s/bundle.json" % N] = [(500, {}, b"", 0)]
+    server.route("/pith/%s.json" % N, Reply(body=REC))
+    server.route("/pith/%s/bundle.json" % N, Reply(status=500))
     r = CliRunner().invoke(main, ["fetch", N, "--resolver", server.url])
     assert r.exit_code == 3
     assert "ERROR signature   could not get the bundle" in r.stdout

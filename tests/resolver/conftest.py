@@ -1,6 +1,6 @@
 """Fixtures for the hostile-resolver tests: a real HTTP server and the real CLI.
 
-``server``  a started :class:`server.ResolverServer` on 127.0.0.1 (one per test,
+``server``  a started :class:`server.ResolverServer` (``tests/support/server.py``) on 127.0.0.1 (one per test,
             so request logs never mix).
 ``cli``     runs ``python -m pith_tex ...`` as a subprocess in a fresh working
             directory that already holds an old ``include.tex``; the cache is
@@ -18,10 +18,7 @@ from typing import Callable, List, Optional
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import server as srvmod  # noqa: E402
+import server as srvmod  # tests/support, on sys.path through pytest's ``pythonpath`` ini option
 
 ROOT = srvmod.ROOT
 

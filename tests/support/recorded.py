@@ -1,8 +1,8 @@
 """Resolver-format documents built from the test vectors (spec section 4).
 
-A plain module, importable from any test folder::
+A plain module in ``tests/support``, which pytest puts on ``sys.path`` for every test
+folder (``pythonpath`` in ``[tool.pytest.ini_options]``)::
 
-    sys.path.insert(0, "<repo>/tests/python")   # or: from tests.python import recorded
     import recorded
     doc = recorded.resolver_json(recorded.vectors_with_record()[0])
 

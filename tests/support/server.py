@@ -1,16 +1,20 @@
-"""A real, misbehaving Pith resolver on 127.0.0.1 for the hostile-network tests.
+"""A real, misbehaving Pith resolver on 127.0.0.1, shared by every HTTP test.
 
 The server speaks HTTP for real (``http.server.ThreadingHTTPServer`` in a thread,
-ephemeral port): ``pith-tex fetch`` is run against it as a subprocess, nothing is
-patched.  What it answers is a *scenario table*: ``path -> [Reply, Reply, ...]``.
+ephemeral port): ``pith-tex fetch`` is run against it as a subprocess
+(``tests/resolver``) or ``HttpResolver`` in-process (``tests/python/test_py_http.py``);
+nothing is patched.  What it answers is a *scenario table*: ``path -> [Reply, Reply, ...]``.
 The n-th request for a path gets the n-th reply (the last one repeats), so
 "500 then 200" is ``[Reply(status=500), good]``.  Paths without an entry get 404.
 Every request is logged with its monotonic arrival time, so tests can assert on
-what the client really did (how many attempts, how long it waited).
+what the client really did (how many attempts, how long it waited; ``counts()``
+gives the hits per path).  A client hanging up on purpose (timeouts, oversized
+bodies) is expected and is not printed; any other server error still is.
 
 The documents themselves are built from the real vectors by
-``tests/python/recorded.py`` (``resolver_json`` / ``bundle_json``); the helpers
-at the bottom damage them in exactly one way each.
+``recorded.py`` next to this file (``resolver_json`` / ``bundle_json``); the
+helpers at the bottom damage them in exactly one way each.  This folder is on
+``sys.path`` through ``pythonpath`` in ``[tool.pytest.ini_options]``.
 """
 from __future__ import annotations
 
@@ -47,9 +51,8 @@ OLD_INCLUDE = (
 )
 
 # ------------------------------------------------- resolver-format documents
-# Built by the helper engineer's tests/python/recorded.py (one builder for all tests).
+# Built by recorded.py, next to this file (one builder for all tests).
 
-sys.path.insert(0, str(ROOT / "tests" / "python"))
 import recorded  # noqa: E402
 
 load_vectors = recorded.load_vectors
@@ -108,6 +111,10 @@ class Seen:
     headers: Dict[str, str]
 
 
+# A client that hangs up on purpose (timeouts, oversized or endless bodies).
+_EXPECTED_DISCONNECTS = (ConnectionResetError, BrokenPipeError, socket.timeout)
+
+
 class _Handler(http.server.BaseHTTPRequestHandler):
     server_version = "pith-hostile/1"
     protocol_version = "HTTP/1.1"
@@ -122,7 +129,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return
         try:
             self._send(srv, reply)
-        except (BrokenPipeError, ConnectionResetError, socket.timeout):
+        except _EXPECTED_DISCONNECTS:
             pass  # the client gave up, which is what several scenarios want
         self.close_connection = True
 
@@ -155,6 +162,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], _EXPECTED_DISCONNECTS):
+            return  # expected: keep the pytest output clean
+        super().handle_error(request, client_address)  # anything else stays visible
 
 
 class ResolverServer:
@@ -199,6 +211,11 @@ class ResolverServer:
         self.route(f"/pith/{number}/bundle.json", *replies)
         self.route(f"/.well-known/pith/{number}/bundle.json", *replies)
 
+    def clear(self) -> None:
+        """Forget every route (from now on every path answers 404); the log stays."""
+        with self._lock:
+            self.table.clear()
+
     def _next_reply(self, method: str, path: str, headers: Dict[str, str]) -> Reply:
         with self._lock:
             n = sum(1 for s in self.seen if s.path == path)
@@ -212,6 +229,14 @@ class ResolverServer:
     def hits(self, path: str) -> List[Seen]:
         with self._lock:
             return [s for s in self.seen if s.path == path]
+
+    def counts(self) -> Dict[str, int]:
+        """How many requests each path has had so far."""
+        with self._lock:
+            out: Dict[str, int] = {}
+            for s in self.seen:
+                out[s.path] = out.get(s.path, 0) + 1
+            return out
 
 
 def closed_port() -> int:
