@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -28,3 +30,118 @@ def test_readme_example_is_what_fetch_writes(tmp_path: Path) -> None:
         env={"PITH_TEX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"},
     )
     assert out.read_text(encoding="ascii") == _readme_include()
+
+
+# --- Whatever a response contains, what pith-tex writes compiles ---------------------------
+#
+# Records are generated with hypothesis: identifiers that go into the include are drawn
+# both from their patterns and from arbitrary text, and every untrusted field (title,
+# authors, licence, categories) is arbitrary text full of TeX specials. The number is
+# derived from each record with the spec's recipe, so the record is genuine for it; pith-tex
+# must then either refuse it (exit 3, nothing written) or write an include that is pure
+# ASCII, carries none of the untrusted text, and compiles with pith.sty into a PDF whose
+# metadata carries that number.
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+from datetime import datetime
+
+import recorded
+from hypothesis import HealthCheck, event, given, settings, strategies as st
+from pypdf import PdfReader
+
+TEX_SPECIALS = st.text(alphabet=st.sampled_from(list("\\{}%#$&~^_ \n\tx\u00e9\u2603")), max_size=30)
+ANY_TEXT = st.one_of(st.text(max_size=40), TEX_SPECIALS)
+
+
+def _digest(record: dict) -> bytes:
+    blob = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).digest()
+
+
+@st.composite
+def genuine_vectors(draw: st.DrawFn) -> dict:
+    # Half the records have well-formed identifiers (so the include gets written and
+    # compiled), half may carry arbitrary text in them (so it must be refused).
+    hostile = draw(st.booleans())
+
+    def field(valid: st.SearchStrategy) -> object:
+        return draw(st.one_of(valid, ANY_TEXT) if hostile else valid)
+
+    arxiv_id = field(st.one_of(
+        st.from_regex(r"[0-9]{4}\.[0-9]{4,5}", fullmatch=True),
+        st.from_regex(r"[a-z-]{1,12}(\.[A-Z]{2})?/[0-9]{7}", fullmatch=True),
+    ))
+    version = field(st.integers(1, 9999))
+    when = field(st.datetimes(min_value=datetime(1991, 1, 1))
+                 .map(lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")))
+    record = {
+        "metadata": {
+            "abstract_canon_sha256": draw(st.from_regex(r"[0-9a-f]{64}", fullmatch=True)),
+            "cross_cats_sorted": draw(st.lists(ANY_TEXT, max_size=3)),
+            "license": draw(ANY_TEXT),
+            "primary_cat": draw(ANY_TEXT),
+            "submitted_at": when,
+            "title_canon_sha256": draw(st.from_regex(r"[0-9a-f]{64}", fullmatch=True)),
+        },
+        "schema_version": "1.0",
+        "source": {"id": arxiv_id, "kind": "arxiv", "version": version},
+    }
+    digest = _digest(record)
+    year = int(when[:4]) if when[:4].isdigit() else 2025
+    return {
+        "number": base64.b32encode(digest).decode("ascii")[:26],
+        "year": year,
+        "canonical_hash": digest.hex(),
+        "canonical_record": record,
+        "title": draw(ANY_TEXT),
+    }
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(vector=genuine_vectors())
+def test_any_include_pith_tex_writes_compiles(tmp_path_factory: pytest.TempPathFactory,
+                                              vector: dict) -> None:
+    assert shutil.which("pdflatex"), "pdflatex is not installed: run scripts/setup.sh"
+    work = tmp_path_factory.mktemp("prop")
+    doc = recorded.resolver_json(vector)
+    doc["paper"]["authors_text"] = vector["title"]
+    mirror = recorded.write_mirror(str(work / "mirror"), [vector], bundles=False)
+    os.makedirs(os.path.join(mirror, "pith", vector["number"]), exist_ok=True)
+    with open(os.path.join(mirror, "pith", vector["number"] + ".json"), "wb") as f:
+        f.write(recorded.encode(doc))
+    paper = work / "paper"
+    paper.mkdir()
+    fetched = subprocess.run(
+        [sys.executable, "-m", "pith_tex", "fetch", vector["number"], "--offline",
+         "--resolver", mirror],
+        capture_output=True, text=True, cwd=paper,
+        env={**os.environ, "PITH_TEX_CACHE_DIR": str(work / "cache")},
+    )
+    include = paper / "pith-number.tex"
+    event("refused" if fetched.returncode else "written and compiled")
+    if fetched.returncode != 0:
+        assert fetched.returncode == 3, fetched.stderr
+        assert not include.exists()
+        return
+    data = include.read_bytes()
+    assert data.isascii()
+    for untrusted in (vector["title"], doc["canonical_record"]["metadata"]["license"]):
+        if len(untrusted.strip()) > 3:
+            assert untrusted.encode("utf-8", "replace") not in data
+    (paper / "main.tex").write_text(
+        "\\documentclass{article}\\usepackage{pith}\\begin{document}\\pithbadge\\end{document}\n")
+    built = subprocess.run(
+        ["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error",
+         "main.tex"],
+        capture_output=True, text=True, cwd=paper,
+        env={**os.environ, "TEXINPUTS": str(ROOT / "latex") + ":"},
+    )
+    assert built.returncode == 0, built.stdout[-2000:]
+    info = PdfReader(paper / "main.pdf").metadata
+    assert info["/PithNumber"] == "pith:%s:%s" % (
+        vector["canonical_record"]["metadata"]["submitted_at"][:4], vector["number"])
