@@ -62,17 +62,11 @@ LATEX_DIR = Path(
 
 NUMBER = "O6TNNA4XHFGPSALGBT7UWDA2Z3"
 
-INCLUDE = r"""% pith-number.tex: written by `pith-tex fetch` after verifying the record.
-% Do not edit: run `pith-tex fetch` again instead.
-\pithrecord{1}{
-  number = O6TNNA4XHFGPSALGBT7UWDA2Z3,
-  year = 2025,
-  sha256 = 77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23,
-  arxiv-id = 2509.03047,
-  arxiv-version = 1,
-  signature = absent,
-}
-"""
+# The README's example include, the contract pith-tex writes (tests/support/contract.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
+from contract import readme_include  # noqa: E402
+
+INCLUDE = readme_include()
 
 BODY = r"""
 \title{FlashRecovery: a one-page benchmark article}

@@ -57,14 +57,17 @@ def _need(obj: Dict[str, Any], key: str, typ: type, what: str, where: str) -> An
     return value
 
 
-def parse_record_doc(obj: Any, where: str) -> RecordDoc:
-    """Shape-check resolver JSON; *where* (a URL or path) prefixes every message."""
+def _need_type(obj: Any, key: str, expected: str, where: str) -> None:
+    """A JSON object whose *key* names the document type we expect."""
     if type(obj) is not dict:
         raise CouldNotCheck("%s: not a JSON object" % where)
-    if obj.get("record_type") != RECORD_TYPE:
-        raise CouldNotCheck(
-            "%s: record_type is %s, expected %s" % (where, show(obj.get("record_type")), RECORD_TYPE)
-        )
+    if obj.get(key) != expected:
+        raise CouldNotCheck("%s: %s is %s, expected %s" % (where, key, show(obj.get(key)), expected))
+
+
+def parse_record_doc(obj: Any, where: str) -> RecordDoc:
+    """Shape-check resolver JSON; *where* (a URL or path) prefixes every message."""
+    _need_type(obj, "record_type", RECORD_TYPE, where)
     return RecordDoc(
         _need(obj, "pith_number", str, "resolver JSON", where),
         _need(obj, "canonical_sha256", str, "resolver JSON", where),
@@ -74,12 +77,7 @@ def parse_record_doc(obj: Any, where: str) -> RecordDoc:
 
 def parse_bundle_doc(obj: Any, where: str) -> BundleDoc:
     """Shape-check a bundle and collect the receipts of its ``record_created`` events."""
-    if type(obj) is not dict:
-        raise CouldNotCheck("%s: not a JSON object" % where)
-    if obj.get("bundle_type") != BUNDLE_TYPE:
-        raise CouldNotCheck(
-            "%s: bundle_type is %s, expected %s" % (where, show(obj.get("bundle_type")), BUNDLE_TYPE)
-        )
+    _need_type(obj, "bundle_type", BUNDLE_TYPE, where)
     pith_number = _need(obj, "pith_number", str, "bundle", where)
     sha = _need(obj, "canonical_sha256", str, "bundle", where)
     record = _need(obj, "canonical_record", dict, "bundle", where)

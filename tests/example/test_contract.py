@@ -4,21 +4,14 @@ writes exactly that example for the example paper's record, so the two halves ca
 """
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from contract import readme_include
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _readme_include() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```latex\n(.*?)```", readme, flags=re.S)
-    (block,) = [b for b in blocks if r"\pithrecord{" in b]
-    return block
 
 
 def test_readme_example_is_what_fetch_writes(tmp_path: Path) -> None:
@@ -29,7 +22,7 @@ def test_readme_example_is_what_fetch_writes(tmp_path: Path) -> None:
         check=True, capture_output=True, cwd=tmp_path,
         env={"PITH_TEX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"},
     )
-    assert out.read_text(encoding="ascii") == _readme_include()
+    assert out.read_text(encoding="ascii") == readme_include()
 
 
 # --- Whatever a response contains, what pith-tex writes compiles ---------------------------

@@ -15,6 +15,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from contract import readme_include
+
 ROOT = Path(__file__).resolve().parents[2]
 LATEX_DIR = ROOT / "latex"
 STY = LATEX_DIR / "pith.sty"
@@ -25,19 +27,8 @@ YEAR = "2025"
 SHA = "77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23"
 
 
-def _readme_include() -> str:
-    """The include shown in README.md, which is the contract with the Python side.
-
-    Read from the README rather than copied here, so that the LaTeX tests exercise
-    exactly what the contract shows (tests/example checks that pith-tex writes it).
-    """
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```latex\n(.*?)```", readme, flags=re.S)
-    (block,) = [b for b in blocks if r"\pithrecord{" in b]
-    return block
-
-
-README_INCLUDE = _readme_include()
+# The README's include: the contract with the Python side.
+README_INCLUDE = readme_include()
 
 ROUTES = ("pdflatex", "xelatex", "lualatex", "dvips")
 ARXIV_STAMP_X = 32.0  # right edge of arXiv's page-1 stamp band, in pt

@@ -11,22 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import recorded
+from contract import readme_include
 from pith_tex.errors import CouldNotCheck
 from pith_tex.include import (INCLUDE_RE, IncludeData, IncludeRefused, IncludeWriteError,
                               parse_include, render, write_include)
 
-README_EXAMPLE = b"""\
-% pith-number.tex: written by `pith-tex fetch` after verifying the record.
-% Do not edit: run `pith-tex fetch` again instead.
-\\pithrecord{1}{
-  number = O6TNNA4XHFGPSALGBT7UWDA2Z3,
-  year = 2025,
-  sha256 = 77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23,
-  arxiv-id = 2509.03047,
-  arxiv-version = 1,
-  signature = absent,
-}
-"""
+README_EXAMPLE = readme_include().encode("ascii")
 
 GOOD = IncludeData("O6TNNA4XHFGPSALGBT7UWDA2Z3", 2025,
                    "77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23",
