@@ -43,10 +43,8 @@ def test_damaged_documents_are_damaged_once(full):
 
 
 def test_signatures_are_real_and_bound_to_their_own_digest(signed, full):
-    Ed25519PublicKey = pytest.importorskip(
-        "cryptography.hazmat.primitives.asymmetric.ed25519"
-    ).Ed25519PublicKey
     from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     key = Ed25519PublicKey.from_public_bytes(PINNED)
     for s in signed:
