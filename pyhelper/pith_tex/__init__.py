@@ -20,4 +20,9 @@ Modules (each imports only the public names of the others):
 ``commands``    the ``pith-tex`` command line (click)
 """
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one version: ``--version`` and the HTTP User-Agent
+
+#: The include file ``fetch`` writes by default (:mod:`pith_tex.include`).  Defined here,
+#: not in ``include``, so that the click command line shows it without importing
+#: ``include`` (and ``canonical``, ``json``) at start-up.
+DEFAULT_INCLUDE_NAME = "pith-number.tex"

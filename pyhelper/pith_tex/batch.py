@@ -1,10 +1,11 @@
 """Verify many files fast: the hot path of ``pith-tex verify DIR``.
 
 Each file becomes its report form: a line (:func:`pith_tex.report.file_line`) or a JSON
-dict (:func:`pith_tex.report.file_json`).  For lines, a resolver JSON record is first
-tried with :func:`verified_record_number`, which builds no check or
-message when every check passes (the usual case); any other file, and any record that
-does not pass, goes through the full :func:`pith_tex.verify.verify_file`.  Lines are
+dict (:func:`pith_tex.report.file_json`).  For lines, each JSON file is read and parsed
+once (:func:`pith_tex.verify.load_json_file`); a resolver JSON record is first tried with
+:func:`verified_record_obj`, which builds no check or message when every check passes
+(the usual case); any other document, and any record that does not pass, goes through
+the full :func:`pith_tex.verify.verify_json_obj` with the same parsed value.  Lines are
 handed to the sink in batches (with ``PYTHONUNBUFFERED`` set, every write to stdout is a
 system call).
 
@@ -22,10 +23,11 @@ import sys
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from . import canonical
+from .errors import EXIT_OK, CouldNotCheck
 from .documents import RECORD_TYPE
-from .errors import CouldNotCheck
 from .report import file_json, file_line, ok_line
-from .verify import expected_number, loads, read_capped, verify_file, worst
+from .verify import (bucket, expected_number, load_json_file, verify_file, verify_json_obj,
+                     worst)
 
 PARALLEL_THRESHOLD = 4000
 MIN_WORKERS = 2
@@ -61,11 +63,12 @@ def verified_record_number(path: str) -> Optional[str]:
     """
     if path.endswith(".tex"):
         return None
-    try:
-        data = read_capped(path)
-        obj = loads(data.decode("utf-8")) if data is not None else None
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
+    obj, failed = load_json_file(path)
+    return None if failed is not None else verified_record_obj(path, obj)
+
+
+def verified_record_obj(path: str, obj: Any) -> Optional[str]:
+    """:func:`verified_record_number` of the parsed JSON *obj* of *path*."""
     if type(obj) is not dict or obj.get("record_type") != RECORD_TYPE:
         return None
     pith_number = obj.get("pith_number")
@@ -102,12 +105,19 @@ def _results(paths: Sequence[str], require_signature: bool,
             yield r.exit_code, file_json(r)
         return
     for p in paths:
-        number = verified_record_number(p)
-        if number is not None:
-            yield 0, ok_line(p, number)
-        else:
+        if p.endswith(".tex"):
             r = verify_file(p, require_signature=require_signature)
-            yield r.exit_code, file_line(r)
+        else:  # read and parse once, for the lean check and, if it does not pass, the full one
+            obj, failed = load_json_file(p)
+            if failed is not None:
+                r = failed
+            else:
+                number = verified_record_obj(p, obj)
+                if number is not None:
+                    yield EXIT_OK, ok_line(p, number)
+                    continue
+                r = verify_json_obj(p, obj, require_signature=require_signature)
+        yield r.exit_code, file_line(r)
 
 
 def _workers() -> int:
@@ -147,10 +157,8 @@ def verify_paths(paths: Sequence[str], *, require_signature: bool, as_json: bool
     codes = set()
     pending: List[Any] = []
     for code, rendered in _all_results(paths, require_signature, as_json):
-        if code == 0:
-            counts[0] += 1
-        else:
-            counts[1 if code == 1 else 2] += 1
+        counts[bucket(code)] += 1
+        if code != EXIT_OK:
             codes.add(code)
         pending.append(rendered)
         if len(pending) >= WRITE_EVERY:

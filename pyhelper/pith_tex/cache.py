@@ -44,6 +44,10 @@ class Cache:
     def bundle_path(self, number: str) -> str:
         return os.path.join(self.root, number + ".bundle.json")
 
+    def has(self, number: str) -> bool:
+        """An entry for *number* exists (it is not read)."""
+        return os.path.isfile(self.record_path(number))
+
     def load(self, number: str) -> Optional[Tuple[bytes, Optional[bytes]]]:
         """(record bytes, bundle bytes or None), or None when *number* is not cached."""
         try:

@@ -46,23 +46,24 @@ def canonical_json(record: Any) -> bytes:
 
 def digest(record: Any) -> bytes:
     """The 32-byte SHA-256 of the canonical JSON of *record*."""
-    return _sha256(_dumps(record).encode("utf-8")).digest()
+    return _sha256(canonical_json(record)).digest()
 
 
-_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+#: The RFC 4648 base32 alphabet: the characters of a Pith Number.
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _HEX = "0123456789abcdef"
 
 
 def is_number(value: object) -> bool:
     """``NUMBER_RE`` matches *value* (a str), without the regex engine (hot path)."""
-    return type(value) is str and len(value) == 26 and not value.strip(_ALPHABET)
+    return type(value) is str and len(value) == 26 and not value.strip(ALPHABET)
 
 
 def is_sha256_hex(value: object) -> bool:
     """``SHA256_RE`` matches *value* (a str), without the regex engine (hot path)."""
     return type(value) is str and len(value) == 64 and not value.strip(_HEX)
 
-_PAIRS = [a + b for a in _ALPHABET for b in _ALPHABET]  # 10 bits -> 2 characters
+_PAIRS = [a + b for a in ALPHABET for b in ALPHABET]  # 10 bits -> 2 characters
 _SHIFTS = tuple(range(150, 20, -10))  # 13 pairs = the first 26 characters of 160 bits
 
 
@@ -71,12 +72,9 @@ def number_from_digest(digest_bytes: bytes) -> str:
 
     Equal to ``base64.b32encode(digest_bytes)[:26]`` (the tests check it against the
     standard library), computed from the first 20 bytes with a table because the stdlib
-    encoder is pure Python and this is the hot path of ``verify DIR``.
+    encoder is pure Python and this is the hot path of ``verify DIR``.  *digest_bytes*
+    is a SHA-256 digest (32 bytes); at least 20 are needed.
     """
-    if len(digest_bytes) < 20:
-        import base64
-
-        return base64.b32encode(digest_bytes)[:26].decode("ascii")
     n = int.from_bytes(digest_bytes[:20], "big")
     p = _PAIRS
     return "".join([p[(n >> s) & 1023] for s in _SHIFTS])

@@ -81,8 +81,8 @@ def run_guarded(body: Callable[[], int]) -> NoReturn:
 
 def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool) -> int:
     """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output)."""
-    from .errors import CouldNotCheck, VerificationFailed
-    from .verify import VERDICTS
+    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed
+    from .verify import BUCKETS, VERDICTS, bucket, decisive
 
     files: List[str] = []
     compact = len(paths) > 1
@@ -106,7 +106,7 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
         counts, code = verify_paths(files, require_signature=require_signature,
                                     as_json=as_json,
                                     sink=results.extend if as_json else out.write)
-        decisive = "%d of %d files failed verification, %d could not be checked" % (
+        summary = "%d of %d files failed verification, %d could not be checked" % (
             counts[1], len(files), counts[2])
     else:  # one file: every check, and the decisive one in the error line
         from .report import file_json, file_result
@@ -114,37 +114,35 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
 
         one = verify_file(files[0], require_signature=require_signature)
         counts = [0, 0, 0]  # verified, failed, could not check
-        counts[0 if one.exit_code == 0 else 1 if one.exit_code == 1 else 2] += 1
+        counts[bucket(one.exit_code)] += 1
         code = one.exit_code
         if as_json:
             results.append(file_json(one))
         else:
             out.write(file_result(one) + "\n")
         if one.outcome is None:
-            decisive = "%s: %s" % (one.path, one.error)
+            summary = "%s: %s" % (one.path, one.error)
         else:
-            bad = [c for c in one.outcome.checks
-                   if c.status == ("fail" if one.exit_code == 1 else "error")]
-            decisive = "%s: %s: %s" % (one.path, bad[0].name, bad[0].detail) if bad else one.path
+            bad = decisive(one.outcome.checks)
+            summary = "%s: %s: %s" % (one.path, bad.name, bad.detail) if bad else one.path
     if as_json:
         from .report import dumps
 
         echo(dumps({
             "command": "verify", "exit_code": code, "verdict": VERDICTS[code],
-            "summary": {"files": len(files), "verified": counts[0], "failed": counts[1],
-                        "could_not_check": counts[2]},
+            "summary": {"files": len(files), **dict(zip(BUCKETS, counts))},
             "files": results,
         }))
     elif compact:
         out.write("%d file%s: %d verified, %d failed, %d could not be checked\n"
                   % (len(files), "" if len(files) == 1 else "s", counts[0], counts[1], counts[2]))
-    elif code == 0:
+    elif code == EXIT_OK:
         out.write("verified\n")
     out.flush()
-    if code == 1:
-        raise VerificationFailed("verification failed: " + decisive)
-    if code != 0:
-        raise CouldNotCheck("could not check: " + decisive)
+    if code == EXIT_FAILED:
+        raise VerificationFailed("verification failed: " + summary)
+    if code != EXIT_OK:
+        raise CouldNotCheck("could not check: " + summary)
     return code
 
 

@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import click
 
+from . import DEFAULT_INCLUDE_NAME, __version__
 from .cli import run_guarded, verify_command
 
 _JSON_HELP = "Print one JSON object (see the pith_tex.report docstring) instead of text."
@@ -32,7 +33,7 @@ def _guard(fn: Callable[..., int]) -> Callable[..., None]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option("0.1.0", prog_name="pith-tex")
+@click.version_option(__version__, prog_name="pith-tex")
 def main() -> None:
     """Fetch and verify Pith Numbers for pith.sty.
 
@@ -46,7 +47,7 @@ def main() -> None:
 @click.option("--resolver", metavar="URL|DIR",
               help="Resolver base URL or a local mirror directory "
                    "[env PITH_RESOLVER; default https://pith.science].")
-@click.option("-o", "--output", default="pith-number.tex", show_default=True,
+@click.option("-o", "--output", default=DEFAULT_INCLUDE_NAME, show_default=True,
               type=click.Path(dir_okay=False), help="The include file to write.")
 @click.option("--offline", is_flag=True,
               help="Use only the cache or a local mirror directory; no network.")
@@ -99,12 +100,12 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     from .cache import Cache
     from .discover import find_pith_numbers
     from .documents import parse_bundle_doc, parse_record_doc
-    from .errors import CouldNotCheck, VerificationFailed
+    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed
     from .identifier import check_requested_year, parse_identifier
     from .include import IncludeData, write_include
     from .report import check_lines
     from .resolver import Deadline, open_resolver, parse_body, resolver_spec
-    from .verify import verify_record
+    from .verify import decisive, verify_record
 
     def say(text: str) -> None:
         if not as_json:
@@ -142,7 +143,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
             rec = res.record(n)
         except CouldNotCheck as e:
             hint = ""
-            if not res.is_local and cache.load(n) is not None:
+            if not res.is_local and cache.has(n):
                 hint = " (a verified copy is cached: use --offline to use it)"
             raise CouldNotCheck(e.message + hint)
         rec_body, rec_data, rec_where = rec.body, rec.data, rec.where
@@ -162,10 +163,11 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     state["checks"] = outcome.checks
     say(check_lines(outcome.checks))
     code = outcome.exit_code
-    if code != 0:
+    if code != EXIT_OK:
         # The decisive check (first failure, else first error) becomes the error line.
-        bad = next(c for c in outcome.checks if c.status == ("fail" if code == 1 else "error"))
-        if code == 1:
+        bad = decisive(outcome.checks)
+        assert bad is not None  # a non-zero exit code has a failed or erroneous check
+        if code == EXIT_FAILED:
             where = (" (the cached copy %s is tampered or corrupt: delete it and fetch again)"
                      % cache.record_path(n)) if from_cache else ""
             raise VerificationFailed("verification failed%s: %s: %s; %s was left untouched"
@@ -173,8 +175,8 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         raise CouldNotCheck("could not check: %s: %s; %s was left untouched"
                             % (bad.name, bad.detail, output))
     fields = outcome.fields
-    if fields is None or outcome.sha256 is None or outcome.signature is None:  # not reached
-        raise CouldNotCheck("internal error: a verified outcome lacks its fields")
+    # exit code 0: every check passed, so the record shape, digest and signature are known
+    assert fields is not None and outcome.sha256 is not None and outcome.signature is not None
     check_requested_year(ident, fields.year)
     written = write_include(output, IncludeData(
         number=n, year=fields.year, sha256=outcome.sha256, arxiv_id=fields.arxiv_id,

@@ -10,12 +10,15 @@ untrusted text that is never looked at.  A missing or mistyped required field ra
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .errors import CouldNotCheck, show
 
 RECORD_TYPE = "pith_number_record"
 BUNDLE_TYPE = "pith_open_graph_bundle"
+#: The largest document read, from disk or over HTTP (1 MiB).
+MAX_BODY = 1 << 20
 
 
 class RecordDoc(NamedTuple):
@@ -98,3 +101,36 @@ def parse_bundle_doc(obj: Any, where: str) -> BundleDoc:
             Receipt(r.get("kind"), r.get("key_id"), r.get("algorithm"), r.get("signature_b64"))
         )
     return BundleDoc(pith_number, sha, record, receipts)
+
+
+def read_capped(path: str) -> Optional[bytes]:
+    """The bytes of *path*, or None when it is larger than :data:`MAX_BODY` (sized with
+    fstat, so a small file does not cost a 1 MiB buffer).  Raises :class:`OSError`
+    (``FileNotFoundError`` for a missing file).
+
+    The one read of a document from disk: ``verify FILE/DIR`` and a mirror directory
+    (:class:`pith_tex.resolver.DirectoryResolver`).
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        if size > MAX_BODY:
+            return None
+        first = os.read(fd, size + 1)
+        if len(first) == size:  # the usual case: the whole file in one read
+            return first
+        chunks = [first]
+        total = len(first)
+        if total > MAX_BODY:
+            return None
+        while first:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > MAX_BODY:
+                return None
+            chunks.append(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)

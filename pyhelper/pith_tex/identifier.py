@@ -27,12 +27,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional
 
-from .errors import UsageError
+from .canonical import ALPHABET as ALPHABET  # re-exported: the alphabet of a number
+from .errors import UsageError, show
 
-ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 NUMBER_LENGTH = 26
 SHORT_LENGTHS = (8, 12, 16)
-NUMBER_RE = re.compile(r"[A-Z2-7]{26}\Z")
 
 _ALPHABET_SET = frozenset(ALPHABET)
 _LOOKALIKES = {"0": "O", "1": "I", "8": "B"}
@@ -70,12 +69,12 @@ def parse_identifier(text: str) -> Identifier:
             s = s[:-5]
         if not s:
             raise UsageError(
-                "the URL %s names no Pith Number: use https://pith.science/pith/NUMBER" % _show(text)
+                "the URL %s names no Pith Number: use https://pith.science/pith/NUMBER" % show(text)
             )
     elif _ANY_URL_RE.match(s):
         raise UsageError(
             "%s is not a pith.science/pith/ URL: pass the number itself "
-            "(use --resolver to fetch from a mirror)" % _show(text)
+            "(use --resolver to fetch from a mirror)" % show(text)
         )
     else:
         m = _YEAR_FORM_RE.match(s)
@@ -84,7 +83,7 @@ def parse_identifier(text: str) -> Identifier:
             if not (len(year_text) == 4 and year_text.isascii() and year_text.isdigit()):
                 raise UsageError(
                     "the year in pith:YYYY:NUMBER must be 4 digits, got %s: "
-                    "write e.g. pith:2025:NUMBER, or leave the year out" % _show(year_text)
+                    "write e.g. pith:2025:NUMBER, or leave the year out" % show(year_text)
                 )
             year = int(year_text)
         elif s[:5].lower() == "pith:":
@@ -99,7 +98,7 @@ def _check_number(s: str, original: str) -> str:
         parts = []
         for i, c in bad[:5]:
             hint = _LOOKALIKES.get(c)
-            part = "%s at position %d" % (_show(c), i + 1)
+            part = "%s at position %d" % (show(c), i + 1)
             if hint:
                 part += " (did you mean the letter %s?)" % hint
             parts.append(part)
@@ -107,19 +106,19 @@ def _check_number(s: str, original: str) -> str:
         raise UsageError(
             "%s is not a Pith Number: %s %s outside the base32 alphabet A-Z, 2-7%s; "
             "copy the number from its Pith page"
-            % (_show(original), ", ".join(parts), "is" if len(bad) == 1 else "are", more)
+            % (show(original), ", ".join(parts), "is" if len(bad) == 1 else "are", more)
         )
     n = len(number)
     if n in SHORT_LENGTHS:
         raise UsageError(
             "%s is %s %d-character short form: short forms are display aliases, not "
             "content addresses; copy the full 26-character number from the Pith page"
-            % (_show(original), "an" if n in (8, 11, 18) else "a", n)
+            % (show(original), "an" if n == 8 else "a", n)
         )
     if n != NUMBER_LENGTH:
         raise UsageError(
             "%s is not a Pith Number: it has %d character%s, a Pith Number has 26; "
-            "copy the full number from its Pith page" % (_show(original), n, "" if n == 1 else "s")
+            "copy the full number from its Pith page" % (show(original), n, "" if n == 1 else "s")
         )
     return number
 
@@ -140,7 +139,3 @@ def check_requested_year(identifier: Identifier, record_year: int) -> None:
                record_year, identifier.number)
         )
 
-
-def _show(value: str, limit: int = 60) -> str:
-    text = ascii(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."

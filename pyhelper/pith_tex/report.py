@@ -40,10 +40,10 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Optional
 
-from .verify import ERROR, FAIL, OK, VERDICTS, WARN, Check, FileOutcome
+from .errors import EXIT_FAILED
+from .verify import ERROR, FAIL, OK, VERDICTS, WARN, Check, FileOutcome, decisive
 
 LABELS = {OK: "OK", FAIL: "FAIL", WARN: "WARN", ERROR: "ERROR"}
-_RANK = {OK: 0, WARN: 1, ERROR: 2, FAIL: 3}
 
 
 def check_line(c: Check) -> str:
@@ -66,19 +66,18 @@ def ok_line(path: str, number: Optional[str]) -> str:
 def file_line(f: FileOutcome) -> str:
     """One compact line for a file."""
     if f.outcome is None:
-        label = "FAIL" if f.error_code == 1 else "ERROR"
+        label = "FAIL" if f.error_code == EXIT_FAILED else "ERROR"
         return "%-6s%s  %s" % (label, f.path, f.error)
-    checks = f.outcome.checks
-    if all(c.status == OK for c in checks):
+    worst = decisive(f.outcome.checks)
+    if worst is None:
         return ok_line(f.path, f.outcome.number)
-    worst = max(checks, key=lambda c: _RANK[c.status])
     return "%-6s%s  %s: %s" % (LABELS[worst.status], f.path, worst.name, worst.detail)
 
 
 def file_result(f: FileOutcome) -> str:
     """Every check of one file (the form used when a single file is verified)."""
     if f.outcome is None:
-        return "%-6s%-12s%s" % ("FAIL" if f.error_code == 1 else "ERROR", f.kind, f.error)
+        return "%-6s%-12s%s" % ("FAIL" if f.error_code == EXIT_FAILED else "ERROR", f.kind, f.error)
     return check_lines(f.outcome.checks)
 
 

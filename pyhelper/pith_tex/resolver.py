@@ -30,15 +30,16 @@ import time
 from typing import Any, NamedTuple, Optional
 from urllib.parse import unquote, urlsplit
 
+from . import __version__
+from .documents import MAX_BODY, read_capped
 from .errors import CouldNotCheck, UsageError, show
 
 DEFAULT_RESOLVER = "https://pith.science"
 ENV_RESOLVER = "PITH_RESOLVER"
-MAX_BODY = 1 << 20
 MAX_ATTEMPTS = 3
 RETRY_AFTER_CAP = 10.0
 BACKOFF_BASE = 0.5
-USER_AGENT = "pith-tex/0.1 (+https://pith.science)"
+USER_AGENT = "pith-tex/%s (+https://pith.science)" % __version__
 
 
 class Deadline:
@@ -116,13 +117,12 @@ class DirectoryResolver(Resolver):
     def _read(self, rel: str) -> Optional[Document]:
         path = os.path.join(self.root, *rel.split("/"))
         try:
-            with open(path, "rb") as f:
-                body = f.read(MAX_BODY + 1)
+            body = read_capped(path)
         except FileNotFoundError:
             return None
         except OSError as e:
             raise CouldNotCheck("%s: cannot read: %s" % (path, e.strerror or e))
-        if len(body) > MAX_BODY:
+        if body is None:
             raise CouldNotCheck("%s: body larger than 1 MiB" % path)
         return Document(path, body, parse_body(body, path))
 

@@ -13,7 +13,15 @@ from typing import Any, List, Optional, Tuple
 from . import canonical
 from .errors import CouldNotCheck, PithError, show
 from .keys import Keyring, pinned_keyring
-from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, Outcome
+from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, Outcome, derivation_check
+
+
+def no_receipt_check(what: str, require_signature: bool) -> Check:
+    """*what* says there is no receipt: a failure with ``--require-signature``, else a
+    warning."""
+    if require_signature:
+        return Check("signature", FAIL, what + " (--require-signature)")
+    return Check("signature", WARN, what + " (use --require-signature to refuse)")
 
 
 def signature_check(
@@ -26,10 +34,8 @@ def signature_check(
             what = no_bundle_reason or "there is no bundle.json, so no receipt"
         else:
             what = "the bundle carries no receipt"
-        if require_signature:
-            return Check("signature", FAIL, what + " (--require-signature)"), None, None
-        return (Check("signature", WARN, what + " (use --require-signature to refuse)"),
-                "absent", None)
+        return (no_receipt_check(what, require_signature),
+                None if require_signature else "absent", None)
     ring = keyring if keyring is not None else pinned_keyring()
     first_key = None
     for r in receipts:
@@ -72,13 +78,8 @@ def verify_include_values(
     An include does not carry the receipt, so ``signature = verified`` can only be
     checked to name a pinned key.
     """
-    checks = [Check("include", OK, "format 1, every value matches its pattern")]
-    derived = canonical.number_from_digest(bytes.fromhex(sha256))
-    if derived == number:
-        checks.append(Check("derivation", OK, "base32(sha256)[:26] = %s" % derived))
-    else:
-        checks.append(Check("derivation", FAIL, "base32(sha256)[:26] = %s, not %s"
-                            % (derived, number)))
+    checks = [Check("include", OK, "format 1, every value matches its pattern"),
+              derivation_check(bytes.fromhex(sha256), number)]
     ring = keyring if keyring is not None else pinned_keyring()
     if signature == "verified":
         if key_id in ring:
@@ -87,11 +88,8 @@ def verify_include_values(
         else:
             checks.append(Check("signature", ERROR, "include names key id %s, which is not "
                                 "pinned" % show(key_id)))
-    elif require_signature:
-        checks.append(Check("signature", FAIL, "include records no receipt (--require-signature)"))
     else:
-        checks.append(Check("signature", WARN, "include records no receipt (use "
-                            "--require-signature to refuse)"))
+        checks.append(no_receipt_check("include records no receipt", require_signature))
     return Outcome(number, checks, sha256, None, signature, key_id)
 
 

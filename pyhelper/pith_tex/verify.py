@@ -35,8 +35,10 @@ from typing import TYPE_CHECKING, Any, Iterable, List, NamedTuple, Optional, Tup
 
 from . import canonical
 from .canonical import RecordFields
-from .documents import BundleDoc, RecordDoc, kind_of, parse_bundle_doc, parse_record_doc
-from .errors import EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, CouldNotCheck, PithError, show
+from .documents import (BundleDoc, RecordDoc, kind_of, parse_bundle_doc, parse_record_doc,
+                        read_capped)
+from .errors import (EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, EXIT_USAGE, CouldNotCheck,
+                     PithError, show)
 
 if TYPE_CHECKING:  # keys (and cryptography behind it) are imported on the first signature
     from .keys import Keyring
@@ -46,11 +48,10 @@ FAIL = "fail"
 WARN = "warn"
 ERROR = "error"
 
-VERDICTS = {EXIT_OK: "verified", EXIT_FAILED: "failed", 2: "usage-error",
+VERDICTS = {EXIT_OK: "verified", EXIT_FAILED: "failed", EXIT_USAGE: "usage-error",
             EXIT_COULD_NOT_CHECK: "could-not-check"}
 
 _PITH_NUMBER_RE = re.compile(r"pith:([0-9]{4}):([A-Z2-7]{26})\Z")
-_MAX_BODY = 1 << 20
 loads = json.JSONDecoder().decode  # json.loads of a str, minus its keyword handling
 
 
@@ -89,9 +90,36 @@ def exit_code_of(checks: Iterable[Check]) -> int:
     return code
 
 
+_SEVERITY = {OK: 0, WARN: 1, ERROR: 2, FAIL: 3}
+
+
+def decisive(checks: Iterable[Check]) -> Optional[Check]:
+    """The check that decides: the first failure, else the first error, else the first
+    warning; None when every check passed.  Its name and detail become the ``error:``
+    line of a non-zero exit and the compact line of a file."""
+    found: Optional[Check] = None
+    rank = 0
+    for c in checks:
+        r = _SEVERITY[c.status]
+        if r > rank:
+            found, rank = c, r
+            if r == 3:
+                break
+    return found
+
+
+#: The summary buckets of exit codes: verified, failed, could not check (usage too).
+BUCKETS = ("verified", "failed", "could_not_check")
+
+
+def bucket(code: int) -> int:
+    """The index in :data:`BUCKETS` of an exit code."""
+    return 0 if code == EXIT_OK else 1 if code == EXIT_FAILED else 2
+
+
 def worst(codes: Iterable[int]) -> int:
     """Combine exit codes: 1 (failed) > 2 (usage) > 3 (could not check) > 0."""
-    rank = {EXIT_OK: 0, EXIT_COULD_NOT_CHECK: 1, 2: 2, EXIT_FAILED: 3}
+    rank = {EXIT_OK: 0, EXIT_COULD_NOT_CHECK: 1, EXIT_USAGE: 2, EXIT_FAILED: 3}
     best = EXIT_OK
     for c in codes:
         if rank.get(c, 1) > rank[best]:
@@ -101,6 +129,14 @@ def worst(codes: Iterable[int]) -> int:
 
 def _short(hexdigest: str) -> str:
     return hexdigest[:8] + "\u2026" + hexdigest[-4:]
+
+
+def derivation_check(digest_bytes: bytes, number: str, why: str = "") -> Check:
+    """``base32(sha256)[:26]`` equals *number* (as strings); *why* follows a failure."""
+    derived = canonical.number_from_digest(digest_bytes)
+    if derived == number:
+        return Check("derivation", OK, "base32(sha256)[:26] = %s" % derived)
+    return Check("derivation", FAIL, "base32(sha256)[:26] = %s, not %s%s" % (derived, number, why))
 
 
 def _record_checks(
@@ -135,12 +171,7 @@ def _record_checks(
                                 % show(pith_number)))
             return checks, hexd, fields, None
         number = m.group(2)
-    derived = canonical.number_from_digest(d)
-    if derived == number:
-        checks.append(Check("derivation", OK, "base32(sha256)[:26] = %s" % derived))
-    else:
-        checks.append(Check("derivation", FAIL, "base32(sha256)[:26] = %s, not %s: this record "
-                            "belongs to another number" % (derived, number)))
+    checks.append(derivation_check(d, number, ": this record belongs to another number"))
 
     if m is None:
         checks.append(Check("year", ERROR, "pith_number %s is not pith:YYYY:NUMBER"
@@ -186,10 +217,9 @@ def verify_record(
             problems.append("pith_number")
         if bundle.canonical_sha256 != record.canonical_sha256:
             problems.append("canonical_sha256")
-        if canonical.canonical_json(bundle.canonical_record) != canonical.canonical_json(
-                record.canonical_record):
+        if canonical.digest(bundle.canonical_record).hex() != hexd:  # = canonical JSON
             problems.append("canonical_record")
-        if problems and "pith_number" in problems:
+        if "pith_number" in problems:
             checks.append(Check("bundle", FAIL, "bundle.json is for another number: its "
                                 "pith_number is %s, not %s" % (show(bundle.pith_number),
                                                                record.pith_number)))
@@ -252,15 +282,51 @@ def expected_number(path: str) -> Optional[str]:
     return None
 
 
+def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
+    """``(bytes, None)``, or ``(b"", outcome)`` for a file that cannot be read or is larger
+    than 1 MiB."""
+    try:
+        data = read_capped(path)
+    except OSError as e:
+        return b"", FileOutcome(path, "unknown", None, "cannot read: %s" % (e.strerror or e))
+    if data is None:
+        return b"", FileOutcome(path, "unknown", None, "larger than 1 MiB")
+    return data, None
+
+
+def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
+    """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON."""
+    try:
+        return loads(data.decode("utf-8")), None
+    except (ValueError, UnicodeDecodeError) as e:
+        return None, FileOutcome(path, "unknown", None,
+                                 "not valid JSON (%s)" % e.__class__.__name__)
+
+
+def load_json_file(path: str) -> Tuple[Any, Optional[FileOutcome]]:
+    """:func:`read_file` then :func:`decode_json`: each file is read and parsed once."""
+    data, failed = read_file(path)
+    if failed is not None:
+        return None, failed
+    return decode_json(path, data)
+
+
 def verify_json_bytes(
     path: str, data: bytes, *, require_signature: bool = False,
     keyring: Optional[Keyring] = None,
 ) -> FileOutcome:
     """Verify one saved resolver JSON or bundle (the bytes of *path*)."""
-    try:
-        obj = loads(data.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as e:
-        return FileOutcome(path, "unknown", None, "not valid JSON (%s)" % e.__class__.__name__)
+    obj, failed = decode_json(path, data)
+    if failed is not None:
+        return failed
+    return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring)
+
+
+def verify_json_obj(
+    path: str, obj: Any, *, require_signature: bool = False,
+    keyring: Optional[Keyring] = None,
+) -> FileOutcome:
+    """Verify one saved resolver JSON or bundle, already parsed (*obj*, from *path*)."""
     kind = kind_of(obj)
     try:
         if kind == "record":
@@ -279,43 +345,12 @@ def verify_json_bytes(
     return FileOutcome(path, kind, out)
 
 
-def read_capped(path: str) -> Optional[bytes]:
-    """The bytes of *path*, or None when it is larger than 1 MiB (sized with fstat, so a
-    small file does not cost a 1 MiB buffer)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        size = os.fstat(fd).st_size
-        if size > _MAX_BODY:
-            return None
-        first = os.read(fd, size + 1)
-        if len(first) == size:  # the usual case: the whole file in one read
-            return first
-        chunks = [first]
-        total = len(first)
-        if total > _MAX_BODY:
-            return None
-        while first:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > _MAX_BODY:
-                return None
-            chunks.append(chunk)
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
 def verify_file(path: str, *, require_signature: bool = False,
                 keyring: Optional[Keyring] = None) -> FileOutcome:
     """Verify one file: ``.tex`` as an include, anything else as resolver JSON/bundle."""
-    try:
-        data = read_capped(path)
-    except OSError as e:
-        return FileOutcome(path, "unknown", None, "cannot read: %s" % (e.strerror or e))
-    if data is None:
-        return FileOutcome(path, "unknown", None, "larger than 1 MiB")
+    data, failed = read_file(path)
+    if failed is not None:
+        return failed
     if path.endswith(".tex"):
         try:
             text = data.decode("ascii")
