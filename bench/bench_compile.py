@@ -42,13 +42,15 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import benchlib as B
+from contract import readme_include  # tests/support, on sys.path through benchlib
 
 NAME = "compile"
 TARGET_RATIO = 1.03
@@ -57,15 +59,12 @@ DEFAULT_RUNS = 15
 # PITH_BENCH_LATEX_DIR: measure another pith.sty (e.g. a candidate change).
 LATEX_DIR = Path(
     os.environ.get("PITH_BENCH_LATEX_DIR")
-    or Path(__file__).resolve().parent.parent / "latex"
+    or B.ROOT / "latex"
 ).resolve()
 
 NUMBER = "O6TNNA4XHFGPSALGBT7UWDA2Z3"
 
 # The README's example include, the contract pith-tex writes (tests/support/contract.py).
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
-from contract import readme_include  # noqa: E402
-
 INCLUDE = readme_include()
 
 BODY = r"""
@@ -143,18 +142,23 @@ def _env() -> dict[str, str]:
     return env
 
 
+PDFLATEX = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
+
+
+def _pdflatex(workdir: Path, env: dict[str, str], wrapper: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """One pdflatex run of main.tex in *workdir*, under *wrapper* (e.g. valgrind) if
+    given; output is discarded, except the wrapper's stderr (valgrind reports there)."""
+    return subprocess.run([*wrapper, *PDFLATEX], cwd=workdir, env=env,
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE if wrapper else subprocess.DEVNULL,
+                          text=True, errors="replace", check=False)
+
+
 def _compile(workdir: Path, env: dict[str, str]) -> tuple[float, float, float]:
     """One pdflatex run; returns (wall, user cpu, system cpu) seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"],
-        cwd=workdir,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        check=False,
-    )
+    proc = _pdflatex(workdir, env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -165,21 +169,10 @@ def _compile(workdir: Path, env: dict[str, str]) -> tuple[float, float, float]:
 
 def _instructions(workdir: Path, env: dict[str, str]) -> int | None:
     """User-space instructions of one pdflatex run, or None without valgrind."""
-    if shutil.which("valgrind") is None:
+    if not B.have("valgrind"):
         return None
-    proc = subprocess.run(
-        [
-            "valgrind", "--tool=cachegrind", "--cache-sim=no",
-            "--cachegrind-out-file=" + os.devnull,
-            "pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex",
-        ],
-        cwd=workdir,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=False,
-    )
+    proc = _pdflatex(workdir, env, ("valgrind", "--tool=cachegrind", "--cache-sim=no",
+                                    "--cachegrind-out-file=" + os.devnull))
     for line in proc.stderr.splitlines():
         if "I" in line and "refs:" in line:
             return int(line.split("refs:")[1].strip().replace(",", ""))
@@ -191,7 +184,7 @@ def measure(runs: int = DEFAULT_RUNS, instructions: bool = True) -> list[dict]:
     ``name``, ``seconds`` (median CPU), ``baseline``, ``ratio`` = seconds/baseline,
     ``wall_seconds``, ``wall_ratio``, ``instructions``, ``instr_ratio``,
     ``est_ratio``, ``runs``, ``target`` (None for the comparison packages)."""
-    if shutil.which("pdflatex") is None:
+    if not B.have("pdflatex"):
         raise RuntimeError("pdflatex not found")
     if not (LATEX_DIR / "pith.sty").is_file():
         raise RuntimeError(f"pith.sty not found in {LATEX_DIR}")

@@ -12,14 +12,13 @@
    record and a signature, so the receipt is a real signature of *another* record: the
    Ed25519 check runs in full and fails, and the command exits 1 (that is expected here).
 3. ``pith-tex verify DIR`` over 10,000 valid resolver JSON records generated from the real
-   vectors (fields varied, hash and number recomputed) -> records/s (target >= 20,000/s),
+   vectors (``recorded.varied``: a field varied, hash and number recomputed) -> records/s (target >= 20,000/s),
    and the ratio against an in-process loop that only reads, json.loads and hashes the
    same files (no process start-up, no checks: an upper bound, not a competitor).
 """
 from __future__ import annotations
 
-import copy
-import hashlib
+import contextlib
 import json
 import os
 import shlex
@@ -30,9 +29,7 @@ import time
 from pathlib import Path
 
 import benchlib as B
-
-sys.path.insert(0, str(B.ROOT / "tests" / "support"))
-import server as S  # noqa: E402  (the resolver-format builders used by the tests)
+import recorded as R  # tests/support (on sys.path through benchlib): the tests' builders
 
 N_RECORDS = int(os.environ.get("PITH_BENCH_RECORDS", "10000"))
 RUNS = int(os.environ.get("PITH_BENCH_RUNS", "21"))
@@ -45,21 +42,9 @@ RECIPE = ("import sys,json,hashlib; b=json.dumps(json.loads(sys.stdin.read()), s
 def generate(vectors, n: int, out: Path) -> None:
     """*n* valid resolver documents named NUM.json, varied from the real ones."""
     full = [v for v in vectors if v.get("canonical_record")]
-    docs = [S.resolver_json(v) for v in full]
     for i in range(n):
-        k = i % len(full)
-        doc = copy.deepcopy(docs[k])
-        rec = doc["canonical_record"]
-        rec["metadata"]["abstract_canon_sha256"] = hashlib.sha256(f"{full[k]['number']}:{i}".encode()).hexdigest()
-        rec["source"]["version"] = 1 + i % 9
-        digest = hashlib.sha256(S.canonical_bytes(rec)).hexdigest()
-        number = S.number_of(rec)
-        doc["canonical_sha256"] = digest
-        doc["pith_number"] = f"pith:{rec['metadata']['submitted_at'][:4]}:{number}"
-        doc["short_pith_number"] = f"pith:{number[:8]}"
-        if isinstance(doc.get("source"), dict):
-            doc["source"] = dict(rec["source"])
-        (out / f"{number}.json").write_bytes(S.dumps(doc))
+        v = R.varied(full[i % len(full)], i)
+        (out / f"{v['number']}.json").write_bytes(R.encode(R.resolver_json(v)))
 
 
 def baseline_loop(directory: Path) -> float:
@@ -67,50 +52,74 @@ def baseline_loop(directory: Path) -> float:
     paths = sorted(directory.iterdir())
     t0 = time.perf_counter()
     for p in paths:
-        obj = json.loads(p.read_bytes())
-        hashlib.sha256(json.dumps(obj["canonical_record"], sort_keys=True, separators=(",", ":"),
-                                  ensure_ascii=False).encode("utf-8")).hexdigest()
+        R.sha256_hex(json.loads(p.read_bytes())["canonical_record"])
     return time.perf_counter() - t0
 
 
-def per_record_profile(directory: Path, k: int = 6) -> str:
-    """Where a record's time goes, in-process and single-threaded (the CLI's workers do
-    the same per file; cProfile of the CLI itself would only see the parent waiting)."""
+@contextlib.contextmanager
+def _stdout_to_devnull():
+    """Send file descriptor 1 to /dev/null (the CLI writes its report there)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
+def _cli_verify(directory: Path) -> None:
+    """``pith-tex verify DIR`` in-process, through the CLI's own entry point."""
+    from pith_tex.cli import main
+
+    with _stdout_to_devnull():
+        try:
+            main(["verify", str(directory)], prog_name="pith-tex")
+        except SystemExit as e:
+            if e.code not in (0, None):
+                raise RuntimeError(f"pith-tex verify {directory} exited {e.code}") from None
+
+
+def per_record_profile(vectors, tmp: Path, k: int = 6) -> str:
+    """Where a record's time goes in ``pith-tex verify DIR``: the CLI's entry point run
+    in-process under cProfile, on a directory small enough to stay in one process (a
+    large one is split over forked workers, each running this same sequential path,
+    which cProfile in the parent would only see waiting)."""
     import cProfile
     import pstats
 
-    try:
-        from pith_tex.report import file_line
-        from pith_tex.verify import verify_file
-    except ImportError as e:  # the library API moved: say so rather than guess
-        return f"no per-record profile ({e})"
-    paths = sorted(str(p) for p in directory.iterdir())
+    small = tmp / "profiled"
+    small.mkdir()
+    generate(vectors, 2000, small)
+    n = len(list(small.iterdir()))
 
-    def verify_all() -> float:
+    def timed() -> float:
         t0 = time.perf_counter()
-        for p in paths:
-            file_line(verify_file(p))
+        _cli_verify(small)
         return time.perf_counter() - t0
 
-    per = min(verify_all() for _ in range(3)) / len(paths) * 1e6
-    base = min(baseline_loop(directory) for _ in range(3)) / len(paths) * 1e6
+    per = min(timed() for _ in range(3)) / n * 1e6
+    base = min(baseline_loop(small) for _ in range(3)) / n * 1e6
     prof = cProfile.Profile()
     prof.enable()
-    for p in paths:
-        file_line(verify_file(p))
+    _cli_verify(small)
     prof.disable()
     st = pstats.Stats(prof)
     top = sorted(st.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:k]
-    items = ", ".join(f"{os.path.basename(f)}:{fn} {tt / len(paths) * 1e6:.1f}"
+    items = ", ".join(f"{os.path.basename(f)}:{fn} {tt / n * 1e6:.1f}"
                       for (f, _ln, fn), (_cc, _nc, tt, _ct, _callers) in top)
-    return (f"in-process verify_file+file_line {per:.1f} us/record vs loop {base:.1f} us/record; "
-            f"top own time (us/record, under cProfile): {items}")
+    return (f"in-process `pith-tex verify DIR` ({n} records, one process) {per:.1f} us/record "
+            f"vs loop {base:.1f} us/record; top own time (us/record, under cProfile): {items}")
 
 
 def run():
     if not B.have("jq"):
         raise RuntimeError("jq is not installed: the page-recipe baseline needs it")
-    vectors = S.load_vectors()
+    vectors = R.load_vectors()
     a = next(v for v in vectors if v.get("canonical_record"))
     s = next(v for v in vectors if v.get("signature_b64"))
     pt = B.pith_tex_cmd()
@@ -118,11 +127,11 @@ def run():
     with tempfile.TemporaryDirectory(prefix="pith-bench-") as tmp:
         tmp = Path(tmp)
         rec = tmp / f"{a['number']}.json"
-        rec.write_bytes(S.dumps(S.resolver_json(a)))
+        rec.write_bytes(R.encode(R.resolver_json(a)))
         bdir = tmp / a["number"]
         bdir.mkdir()
         bundle = bdir / "bundle.json"
-        bundle.write_bytes(S.dumps(S.bundle_json(a, receipt=S.receipt(s["signature_b64"]))))
+        bundle.write_bytes(R.encode(R.bundle_json(a, receipt=R.receipt(s["signature_b64"]))))
 
         recipe = f"jq -c .canonical_record {shlex.quote(str(rec))} | {shlex.quote(sys.executable)} -c {shlex.quote(RECIPE)}"
         got = B.run_once(recipe).stdout.strip()
@@ -178,6 +187,6 @@ def run():
             row["note"] += (f"; PYTHONUNBUFFERED is set here: without it the CLI does "
                             f"{n / statistics.median(t_buf):,.0f} records/s")
         if not row["met"]:
-            row["note"] += "; " + per_record_profile(d)
+            row["note"] += "; " + per_record_profile(vectors, tmp)
         rows.append(row)
     return rows

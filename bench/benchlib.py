@@ -13,6 +13,9 @@ from typing import Iterable, List, Optional, Sequence, Union
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "tests" / "vectors" / "pith-numbers.jsonl"
+SUPPORT = ROOT / "tests" / "support"  # the tests' builders (recorded.py, contract.py)
+if str(SUPPORT) not in sys.path:
+    sys.path.insert(0, str(SUPPORT))
 
 Cmd = Union[str, Sequence[str]]
 

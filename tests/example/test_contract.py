@@ -35,24 +35,16 @@ def test_readme_example_is_what_fetch_writes(tmp_path: Path) -> None:
 # ASCII, carries none of the untrusted text, and compiles with pith.sty into a PDF whose
 # metadata carries that number.
 
-import base64
-import hashlib
-import json
 import os
-import shutil
 from datetime import datetime
 
 import recorded
+import texbuild
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 from pypdf import PdfReader
 
 TEX_SPECIALS = st.text(alphabet=st.sampled_from(list("\\{}%#$&~^_ \n\tx\u00e9\u2603")), max_size=30)
 ANY_TEXT = st.one_of(st.text(max_size=40), TEX_SPECIALS)
-
-
-def _digest(record: dict) -> bytes:
-    blob = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(blob.encode("utf-8")).digest()
 
 
 @st.composite
@@ -83,12 +75,11 @@ def genuine_vectors(draw: st.DrawFn) -> dict:
         "schema_version": "1.0",
         "source": {"id": arxiv_id, "kind": "arxiv", "version": version},
     }
-    digest = _digest(record)
     year = int(when[:4]) if when[:4].isdigit() else 2025
     return {
-        "number": base64.b32encode(digest).decode("ascii")[:26],
+        "number": recorded.number_of(record),
         "year": year,
-        "canonical_hash": digest.hex(),
+        "canonical_hash": recorded.sha256_hex(record),
         "canonical_record": record,
         "title": draw(ANY_TEXT),
     }
@@ -99,7 +90,7 @@ def genuine_vectors(draw: st.DrawFn) -> dict:
 @given(vector=genuine_vectors())
 def test_any_include_pith_tex_writes_compiles(tmp_path_factory: pytest.TempPathFactory,
                                               vector: dict) -> None:
-    assert shutil.which("pdflatex"), "pdflatex is not installed: run scripts/setup.sh"
+    texbuild.tool("pdflatex")  # a missing pdflatex is an error, not a skip
     work = tmp_path_factory.mktemp("prop")
     doc = recorded.resolver_json(vector)
     doc["paper"]["authors_text"] = vector["title"]
@@ -126,15 +117,10 @@ def test_any_include_pith_tex_writes_compiles(tmp_path_factory: pytest.TempPathF
     for untrusted in (vector["title"], doc["canonical_record"]["metadata"]["license"]):
         if len(untrusted.strip()) > 3:
             assert untrusted.encode("utf-8", "replace") not in data
-    (paper / "main.tex").write_text(
-        "\\documentclass{article}\\usepackage{pith}\\begin{document}\\pithbadge\\end{document}\n")
-    built = subprocess.run(
-        ["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error",
-         "main.tex"],
-        capture_output=True, text=True, cwd=paper,
-        env={**os.environ, "TEXINPUTS": str(ROOT / "latex") + ":"},
-    )
-    assert built.returncode == 0, built.stdout[-2000:]
-    info = PdfReader(paper / "main.pdf").metadata
+    built = texbuild.compile_tex(
+        paper, "\\documentclass{article}\\usepackage{pith}\\begin{document}\\pithbadge\\end{document}\n",
+        max_runs=1)
+    assert built.ok, built.describe()
+    info = PdfReader(built.pdf).metadata
     assert info["/PithNumber"] == "pith:%s:%s" % (
         vector["canonical_record"]["metadata"]["submitted_at"][:4], vector["number"])

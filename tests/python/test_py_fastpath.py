@@ -176,10 +176,7 @@ def make_records(root, n):
     os.makedirs(os.path.join(root, "pith"))
     paths = []
     for i in range(n):
-        v = copy.deepcopy(base[i % len(base)])
-        v["canonical_record"]["metadata"]["title_canon_sha256"] = "%064x" % i
-        d = canonical.digest(v["canonical_record"])
-        v["canonical_hash"], v["number"] = d.hex(), canonical.number_from_digest(d)
+        v = recorded.varied(base[i % len(base)], i)
         paths.append(write(os.path.join(root, "pith", v["number"] + ".json"),
                            recorded.resolver_json(v)))
     return sorted(paths)

@@ -1,7 +1,7 @@
 """Fixtures for the hostile-resolver tests: a real HTTP server and the real CLI.
 
-``server``  a started :class:`server.ResolverServer` (``tests/support/server.py``) on 127.0.0.1 (one per test,
-            so request logs never mix).
+``server``  (from ``tests/support/shared_fixtures.py``) a started :class:`server.ResolverServer`
+            on 127.0.0.1, one per test, so request logs never mix.
 ``cli``     runs ``python -m pith_tex ...`` as a subprocess in a fresh working
             directory that already holds an old ``include.tex``; the cache is
             moved to a tmp dir with ``PITH_TEX_CACHE_DIR``.
@@ -18,6 +18,7 @@ from typing import Callable, List, Optional
 
 import pytest
 
+import recorded  # tests/support
 import server as srvmod  # tests/support, on sys.path through pytest's ``pythonpath`` ini option
 
 ROOT = srvmod.ROOT
@@ -50,7 +51,7 @@ class Result:
 
 @pytest.fixture(scope="session")
 def vectors() -> List[dict]:
-    return srvmod.load_vectors()
+    return recorded.load_vectors()
 
 
 @pytest.fixture(scope="session")
@@ -67,12 +68,6 @@ def signed(vectors) -> List[dict]:
     vs = [v for v in vectors if v.get("signature_b64")]
     assert vs, "no signed vector in pith-numbers.jsonl"
     return vs
-
-
-@pytest.fixture
-def server():
-    with srvmod.ResolverServer() as s:
-        yield s
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from typing import Callable, List, Optional
 
 import pytest
 
+import recorded as R
 import server as S
 from server import OLD_INCLUDE
 
@@ -30,8 +31,10 @@ class Case:
     rc: int
     words: Callable[["Ctx"], List[str]]  # the error line must contain one of these
     args: List[str] = dataclasses.field(default_factory=list)
-    max_seconds: Optional[float] = None
     hits: Optional[Callable[[S.ResolverServer, "Ctx"], None]] = None
+    # the client hung up on every request for the record before the reply was complete
+    # (the server's log says so): it did not wait out a slow or endless answer
+    hung_up: bool = False
 
 
 @dataclasses.dataclass
@@ -50,7 +53,7 @@ def rec_path(n: str) -> str:
 
 
 def good(v) -> S.Reply:
-    return S.json_reply(S.resolver_json(v))
+    return S.json_reply(R.resolver_json(v))
 
 
 def ok_record(srv, c, *bundle_replies):
@@ -69,26 +72,26 @@ def only_json_path(code_hits):
 
 
 def consistent_lie(v) -> dict:
-    """A record altered, with canonical_sha256 recomputed: self-consistent, but not NUM's."""
-    doc = S.altered_field(v)
-    doc["canonical_sha256"] = S.hashlib.sha256(S.canonical_bytes(doc["canonical_record"])).hexdigest()
+    """Another genuine record (hash field agrees with it), served as NUM's: not NUM's."""
+    doc = R.resolver_json(R.varied(v, 1))
+    doc["pith_number"], doc["short_pith_number"] = f"pith:{v['year']}:{v['number']}", f"pith:{v['number'][:8]}"
     return doc
 
 
 def missing_record(v) -> dict:
-    doc = S.resolver_json(v)
+    doc = R.resolver_json(v)
     del doc["canonical_record"]
     return doc
 
 
 def year_lie(v) -> dict:
-    doc = S.resolver_json(v)
+    doc = R.resolver_json(v)
     doc["pith_number"] = f"pith:1999:{v['number']}"
     return doc
 
 
-def sig_bundle(v, sig_vec, key_id=S.KEY_ID) -> S.Reply:
-    return S.json_reply(S.bundle_json(v, receipt=S.receipt(sig_vec["signature_b64"], key_id)))
+def sig_bundle(v, sig_vec, key_id=R.PINNED_KEY_ID) -> S.Reply:
+    return S.json_reply(R.bundle_json(v, receipt=R.receipt(sig_vec["signature_b64"], key_id)))
 
 
 UNKNOWN_KEY = "pith-v9-2099-01"
@@ -97,9 +100,9 @@ CASES = {
     # --- transport: exit 3 -------------------------------------------------------
     "slow": Case(
         lambda srv, c: srv.record(c.na, S.Reply(delay=30, body=b"{}")) or c.na,
-        # at most 3 attempts of 0.5 s plus backoff: far less than the 20 s deadline
-        3, lambda c: ["timed out", "timeout"], args=["--deadline", "20"], max_seconds=8,
-        hits=only_json_path((1, 3)),
+        # at most 3 attempts, each abandoned after --timeout: the 20 s deadline never matters
+        3, lambda c: ["timed out", "timeout"], args=["--deadline", "20"],
+        hits=only_json_path((1, 3)), hung_up=True,
     ),
     "404": Case(lambda srv, c: c.na, 3, lambda c: ["404"]),
     "500-always": Case(
@@ -111,11 +114,11 @@ CASES = {
         3, lambda c: ["429"], hits=only_json_path((2, 3)),
     ),
     "truncated": Case(
-        lambda srv, c: srv.record(c.na, S.Reply(body=S.dumps(S.resolver_json(c.a))[:300], declared_length=len(S.dumps(S.resolver_json(c.a))))) or c.na,
-        3, lambda c: ["truncat", "incomplete", "IncompleteRead", str(len(S.dumps(S.resolver_json(c.a))))],
+        lambda srv, c: srv.record(c.na, S.Reply(body=R.encode(R.resolver_json(c.a))[:300], declared_length=len(R.encode(R.resolver_json(c.a))))) or c.na,
+        3, lambda c: ["truncat", "incomplete", "IncompleteRead", str(len(R.encode(R.resolver_json(c.a))))],
     ),
     "truncated-no-length": Case(
-        lambda srv, c: srv.record(c.na, S.Reply(body=S.dumps(S.resolver_json(c.a))[:300], send_length=False)) or c.na,
+        lambda srv, c: srv.record(c.na, S.Reply(body=R.encode(R.resolver_json(c.a))[:300], send_length=False)) or c.na,
         3, lambda c: ["JSON", "truncat"],
     ),
     "html-200": Case(
@@ -136,14 +139,14 @@ CASES = {
     ),
     "endless-stream": Case(
         lambda srv, c: srv.record(c.na, S.Reply(body=b" " * 65536, send_length=False, repeat_body=4096)) or c.na,
-        3, lambda c: ["1 MiB", "MiB", "too large", "size", "limit"], max_seconds=10,
+        3, lambda c: ["1 MiB", "MiB", "too large", "size", "limit"], hung_up=True,
     ),
     "gzip-bomb": Case(  # 20 MiB of JSON whitespace in ~20 KiB, sent although we asked for identity
         lambda srv, c: srv.record(c.na, S.Reply(body=S.gzip_bomb(20 * S.MIB), headers={"Content-Encoding": "gzip"})) or c.na,
-        3, lambda c: ["1 MiB", "MiB", "too large", "size", "limit"], max_seconds=10,
+        3, lambda c: ["1 MiB", "MiB", "too large", "size", "limit"],
     ),
     "not-utf8": Case(
-        lambda srv, c: srv.record(c.na, S.Reply(body=S.dumps(S.resolver_json(c.a)).replace(b'"paper"', b'"p\xe4per"'))) or c.na,
+        lambda srv, c: srv.record(c.na, S.Reply(body=R.encode(R.resolver_json(c.a)).replace(b'"paper"', b'"p\xe4per"'))) or c.na,
         3, lambda c: ["UTF-8", "JSON"],
     ),
     "not-json": Case(
@@ -155,7 +158,7 @@ CASES = {
         3, lambda c: ["canonical_record"],
     ),
     "json-array": Case(
-        lambda srv, c: srv.record(c.na, S.json_reply([S.resolver_json(c.a)])) or c.na,
+        lambda srv, c: srv.record(c.na, S.json_reply([R.resolver_json(c.a)])) or c.na,
         3, lambda c: ["object", "canonical_record", "missing", "JSON"],
     ),
     "refused": Case(lambda srv, c: c.na, 3, lambda c: ["refused", "connect"]),
@@ -182,14 +185,14 @@ CASES = {
     ),
     "consistent-lie": Case(  # hash field agrees with the altered record, number does not
         lambda srv, c: srv.record(c.na, S.json_reply(consistent_lie(c.a))) or c.na,
-        1, lambda c: [S.number_of(consistent_lie(c.a)["canonical_record"]), "derivation", "another number"],
+        1, lambda c: [R.number_of(consistent_lie(c.a)["canonical_record"]), "derivation", "another number"],
     ),
     "another-number": Case(
         lambda srv, c: srv.record(c.na, good(c.b)) or c.na,
         1, lambda c: [c.b["number"], "another number"],
     ),
     "pith-number-names-another": Case(  # the record is A's, the pith_number field says B
-        lambda srv, c: srv.record(c.na, S.json_reply(dict(S.resolver_json(c.a), pith_number=f"pith:{c.b['year']}:{c.b['number']}"))) or c.na,
+        lambda srv, c: srv.record(c.na, S.json_reply(dict(R.resolver_json(c.a), pith_number=f"pith:{c.b['year']}:{c.b['number']}"))) or c.na,
         1, lambda c: [c.b["number"], "another number"],
     ),
     "year-mismatch": Case(
@@ -197,7 +200,7 @@ CASES = {
         1, lambda c: ["1999"],
     ),
     "bundle-another-number": Case(
-        lambda srv, c: ok_record(srv, c, S.json_reply(S.bundle_json(c.b))),
+        lambda srv, c: ok_record(srv, c, S.json_reply(R.bundle_json(c.b))),
         1, lambda c: [c.b["number"], "another number", "pith_number"],
     ),
     "bad-signature": Case(
@@ -208,7 +211,7 @@ CASES = {
         lambda srv, c: ok_record(srv, c), 1, lambda c: ["signature", "receipt"], args=["--require-signature"],
     ),
     "require-signature-no-receipt": Case(
-        lambda srv, c: ok_record(srv, c, S.json_reply(S.bundle_json(c.a))),
+        lambda srv, c: ok_record(srv, c, S.json_reply(R.bundle_json(c.a))),
         1, lambda c: ["signature", "receipt"], args=["--require-signature"],
     ),
 }
@@ -236,8 +239,9 @@ def test_hostile(name, server, ctx, cli, workdir):
     assert "Traceback" not in res.err, res
     assert res.include.read_bytes() == OLD_INCLUDE, "the old include was modified"
     assert sorted(p.name for p in workdir.iterdir()) == before, "files left behind in the working directory"
-    if case.max_seconds is not None:
-        assert res.elapsed < case.max_seconds, res
+    if case.hung_up:
+        log = [(s.path, s.delivered) for s in server.settle() if s.path == rec_path(number)]
+        assert log and all(d is False for _, d in log), f"a reply was waited out: {log}\n{res}"
     if case.hits is not None:
         case.hits(server, ctx)
     if name != "refused":
@@ -322,7 +326,6 @@ def test_429_retry_after_is_honoured(server, ctx, cli):
     assert len(hits) == 2, hits
     gap = hits[1].t - hits[0].t
     assert gap >= 1.0, f"retried {gap:.3f}s after a 429 with Retry-After: 1"
-    assert res.elapsed >= 1.0
 
 
 def test_deadline_shorter_than_retry_after(server, ctx, cli, workdir):
@@ -331,17 +334,17 @@ def test_deadline_shorter_than_retry_after(server, ctx, cli, workdir):
     assert res.rc == 3, res
     line = res.error_line()
     assert any(w in line.lower() for w in ("429", "deadline", "retry-after")), line
-    assert res.elapsed < 1.5 + 1.5, f"took {res.elapsed:.2f}s with --deadline 1.5"
+    # (that it does not even sleep towards the deadline: test_py_http's recorded sleeps)
     assert len(server.hits(rec_path(ctx.na))) == 1, "retried past the deadline"
     assert res.include.read_bytes() == OLD_INCLUDE
 
 
 def test_huge_retry_after_is_capped(server, ctx, cli):
-    """Retry-After: 3600 must not stall for an hour: the wait is capped (~10 s)."""
+    """Retry-After: 3600 must not stall for an hour: the wait is capped (~10 s; the cap's
+    value is checked on recorded sleeps in test_py_http.py)."""
     server.record(ctx.na, S.Reply(status=429, body=b"", headers={"Retry-After": "3600"}), good(ctx.a))
-    res = fetch(cli, server.url, ctx.na, "--deadline", "30", timeout=45)
+    res = fetch(cli, server.url, ctx.na, "--deadline", "30", timeout=45)  # timeout: hang guard
     hits = server.hits(rec_path(ctx.na))
-    assert res.elapsed < 25, res
     if res.rc == 0:  # retried after a capped wait
         assert len(hits) == 2
     else:  # or gave up at once, naming the 429
@@ -350,12 +353,14 @@ def test_huge_retry_after_is_capped(server, ctx, cli):
 
 def test_slow_drip_respects_deadline(server, ctx, cli, workdir):
     """Each chunk arrives within --timeout, but the whole body would take ~60 s."""
-    server.record(ctx.na, S.Reply(body=S.dumps(S.resolver_json(ctx.a)), drip=0.2))
+    server.record(ctx.na, S.Reply(body=R.encode(R.resolver_json(ctx.a)), drip=0.2))
     res = fetch(cli, server.url, ctx.na, "--timeout", "1", "--deadline", "2")
     assert res.rc == 3, res
     line = res.error_line()
     assert any(w in line.lower() for w in ("deadline", "timed out", "timeout")), line
-    assert res.elapsed < 2 + 2, f"took {res.elapsed:.2f}s with --deadline 2"
+    # the client hung up while the body was still dripping in, and did not retry
+    log = [(s.path, s.delivered) for s in server.settle()]
+    assert log == [(rec_path(ctx.na), False)], log
     assert res.include.read_bytes() == OLD_INCLUDE
 
 

@@ -15,16 +15,27 @@ Public functions:
 ``bundle_json(vector, receipt=None)`` the ``/pith/NUM/bundle.json`` document
 ``receipt(signature_b64, key_id=...)`` a ``payload.receipt`` object
 ``encode(doc)``                    the bytes a resolver would send (UTF-8 JSON)
+``canonical_bytes(record)``, ``sha256_hex(record)``, ``number_of(record)``
+                                   the spec's recipe (section 2), written here from the
+                                   spec and independent of pith_tex: the tests' oracle
+``varied(vector, i)``              a new, genuine vector: the record varied by *i*, its
+                                   hash and number recomputed with the recipe
 ``write_mirror(root, vectors, receipts=None, bundles=True)`` a mirror on disk:
                                    ``root/pith/NUM.json`` and ``root/pith/NUM/bundle.json``
 
 The documents mimic the real resolver: keys are *not* in canonical order and the paper
 title is the raw arXiv TeX, so a client that hashes the bytes as received, or trusts the
 title, is caught.
+
+Every function returns new objects: a caller may change what it gets without affecting
+the vectors or any other caller.
 """
 
 from __future__ import annotations
 
+import base64
+import copy
+import hashlib
 import json
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional
@@ -41,7 +52,7 @@ def load_vectors(path: Optional[str] = None) -> List[Dict[str, Any]]:
     if path not in _cache:
         with open(path, encoding="utf-8") as f:
             _cache[path] = [json.loads(line) for line in f if line.strip()]
-    return [dict(v) for v in _cache[path]]
+    return copy.deepcopy(_cache[path])
 
 
 def vectors_with_record() -> List[Dict[str, Any]]:
@@ -68,6 +79,7 @@ def resolver_json(vector: Mapping[str, Any]) -> Dict[str, Any]:
     record = vector.get("canonical_record")
     if not record:
         raise ValueError("vector %s has no canonical_record" % vector.get("number"))
+    record = copy.deepcopy(record)
     number, year = vector["number"], vector["year"]
     meta, source = record["metadata"], record["source"]
     return {
@@ -121,6 +133,37 @@ def bundle_json(vector: Mapping[str, Any], receipt: Optional[Mapping[str, Any]] 
             {"event_type": "paper_title_seen", "payload": {"title": vector.get("title")}},
         ],
     }
+
+
+# ------------------------------------------------- the spec's recipe (the oracle)
+
+
+def canonical_bytes(record: Any) -> bytes:
+    """canonical_json: sorted keys, no whitespace, UTF-8 (not ASCII-escaped)."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
+
+
+def sha256_hex(record: Any) -> str:
+    return hashlib.sha256(canonical_bytes(record)).hexdigest()
+
+
+def number_of(record: Any) -> str:
+    """The Pith number: the first 26 characters of base32(sha256(canonical_json))."""
+    digest = hashlib.sha256(canonical_bytes(record)).digest()
+    return base64.b32encode(digest).decode("ascii")[:26]
+
+
+def varied(vector: Mapping[str, Any], i: int) -> Dict[str, Any]:
+    """A copy of *vector* (one with a record) whose record differs for every *i* (its
+    ``abstract_canon_sha256``), with ``canonical_hash`` and ``number`` recomputed: a
+    genuine record that no published vector has."""
+    v = copy.deepcopy(dict(vector))
+    record = v["canonical_record"]
+    record["metadata"]["abstract_canon_sha256"] = hashlib.sha256(
+        ("%s:%d" % (vector["number"], i)).encode("ascii")).hexdigest()
+    v["canonical_hash"], v["number"] = sha256_hex(record), number_of(record)
+    return v
 
 
 def encode(doc: Any) -> bytes:

@@ -8,7 +8,10 @@ The n-th request for a path gets the n-th reply (the last one repeats), so
 "500 then 200" is ``[Reply(status=500), good]``.  Paths without an entry get 404.
 Every request is logged with its monotonic arrival time, so tests can assert on
 what the client really did (how many attempts, how long it waited; ``counts()``
-gives the hits per path).  A client hanging up on purpose (timeouts, oversized
+gives the hits per path), and with whether its reply reached the client
+(``Seen.delivered``: False when the client hung up before the reply was complete --
+during a ``delay``, or while a long body was being sent; ``settle()`` waits until
+every request has that answer).  A client hanging up on purpose (timeouts, oversized
 bodies) is expected and is not printed; any other server error still is.
 
 The documents themselves are built from the real vectors by
@@ -18,12 +21,9 @@ helpers at the bottom damage them in exactly one way each.  This folder is on
 """
 from __future__ import annotations
 
-import base64
-import copy
 import dataclasses
-import hashlib
 import http.server
-import json
+import select
 import socket
 import sys
 import threading
@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parents[2]
-KEY_ID = "pith-v1-2026-05"  # the pinned key (spec §3)
 MIB = 1024 * 1024
 
 # An include from an earlier, successful run (for another paper), with bytes a
@@ -50,34 +49,8 @@ OLD_INCLUDE = (
     b"}"
 )
 
-# ------------------------------------------------- resolver-format documents
-# Built by recorded.py, next to this file (one builder for all tests).
-
+# The documents are built by recorded.py, next to this file (one builder for all tests).
 import recorded  # noqa: E402
-
-load_vectors = recorded.load_vectors
-receipt = recorded.receipt
-
-
-def resolver_json(v: dict) -> dict:
-    return copy.deepcopy(recorded.resolver_json(v))
-
-
-def bundle_json(v: dict, receipt: Optional[dict] = None) -> dict:
-    return copy.deepcopy(recorded.bundle_json(v, receipt=receipt))
-
-
-def canonical_bytes(record: Any) -> bytes:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
-def number_of(record: Any) -> str:
-    digest = hashlib.sha256(canonical_bytes(record)).digest()
-    return base64.b32encode(digest).decode("ascii")[:26]
-
-
-def dumps(doc: Any) -> bytes:
-    return json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8")
 
 
 # ---------------------------------------------------------------- replies
@@ -97,7 +70,7 @@ class Reply:
 
 
 def json_reply(doc: Any, **kw) -> Reply:
-    return Reply(body=dumps(doc), **kw)
+    return Reply(body=recorded.encode(doc), **kw)
 
 
 # ---------------------------------------------------------------- server
@@ -109,6 +82,9 @@ class Seen:
     method: str
     path: str
     headers: Dict[str, str]
+    # True: the whole reply was sent; False: the client hung up first (or the server
+    # stopped); None: still being answered.
+    delivered: Optional[bool] = None
 
 
 # A client that hangs up on purpose (timeouts, oversized or endless bodies).
@@ -124,16 +100,36 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802 (http.server naming)
         srv: "ResolverServer" = self.server.owner  # type: ignore[attr-defined]
-        reply = srv._next_reply(self.command, self.path, dict(self.headers))
-        if reply.delay and srv.stopping.wait(reply.delay):
-            return
+        reply, seen = srv._next_reply(self.command, self.path, dict(self.headers))
+        delivered = False
         try:
-            self._send(srv, reply)
+            if reply.delay and not self._wait_unless_hung_up(srv, reply.delay):
+                return
+            delivered = self._send(srv, reply)
         except _EXPECTED_DISCONNECTS:
             pass  # the client gave up, which is what several scenarios want
-        self.close_connection = True
+        finally:
+            self.close_connection = True
+            srv._settled(seen, delivered)
 
-    def _send(self, srv: "ResolverServer", r: Reply) -> None:
+    def _wait_unless_hung_up(self, srv: "ResolverServer", delay: float) -> bool:
+        """Wait *delay* seconds; False as soon as the client closes its end of the
+        connection (or the server stops), True if it was still there at the end."""
+        end = time.monotonic() + delay
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return True
+            if srv.stopping.is_set():
+                return False
+            readable, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+            if readable and self.connection.recv(1, socket.MSG_PEEK) == b"":
+                return False  # end of stream: the client hung up
+            if readable:  # the client sent more bytes: not a hang-up, keep waiting
+                srv.stopping.wait(min(left, 0.05))
+
+    def _send(self, srv: "ResolverServer", r: Reply) -> bool:
+        """Send the reply; True if all of it was written."""
         self.send_response(r.status)
         self.send_header("Content-Type", r.content_type)
         for k, val in r.headers.items():
@@ -150,13 +146,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(r.body[i : i + 16])
                 self.wfile.flush()
                 if srv.stopping.wait(r.drip):
-                    return
-            return
+                    return False
+            return True
         for _ in range(r.repeat_body):
             if srv.stopping.is_set():
-                return
+                return False
             self.wfile.write(r.body)
         self.wfile.flush()
+        return True
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -176,7 +173,7 @@ class ResolverServer:
         self.table: Dict[str, List[Reply]] = {}
         self.seen: List[Seen] = []
         self.stopping = threading.Event()
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.owner = self  # type: ignore[attr-defined]
         self.port = self._httpd.server_address[1]
@@ -216,14 +213,28 @@ class ResolverServer:
         with self._lock:
             self.table.clear()
 
-    def _next_reply(self, method: str, path: str, headers: Dict[str, str]) -> Reply:
+    def _next_reply(self, method: str, path: str, headers: Dict[str, str]):
         with self._lock:
             n = sum(1 for s in self.seen if s.path == path)
-            self.seen.append(Seen(time.monotonic(), method, path, headers))
+            seen = Seen(time.monotonic(), method, path, headers)
+            self.seen.append(seen)
             replies = self.table.get(path)
         if not replies:
-            return Reply(status=404, body=b'{"error":"not found"}')
-        return replies[min(n, len(replies) - 1)]
+            return Reply(status=404, body=b'{"error":"not found"}'), seen
+        return replies[min(n, len(replies) - 1)], seen
+
+    def _settled(self, seen: Seen, delivered: bool) -> None:
+        with self._lock:
+            seen.delivered = delivered
+            self._lock.notify_all()
+
+    def settle(self, limit: float = 30.0) -> List[Seen]:
+        """Wait until every request so far knows whether its reply was delivered (a
+        handler notices a hang-up within ~0.05 s, or at its next write); returns the
+        log.  *limit* only guards against a hang, it is not a measurement."""
+        with self._lock:
+            self._lock.wait_for(lambda: all(s.delivered is not None for s in self.seen), limit)
+            return list(self.seen)
 
     # what the client did
     def hits(self, path: str) -> List[Seen]:
@@ -253,7 +264,7 @@ def closed_port() -> int:
 
 
 def altered_hash(v: dict) -> dict:
-    doc = resolver_json(v)
+    doc = recorded.resolver_json(v)
     h = doc["canonical_sha256"]
     doc["canonical_sha256"] = ("0" if h[0] != "0" else "1") + h[1:]
     return doc
@@ -261,7 +272,7 @@ def altered_hash(v: dict) -> dict:
 
 def altered_field(v: dict) -> dict:
     """The record's primary category is changed; everything else is as published."""
-    doc = resolver_json(v)
+    doc = recorded.resolver_json(v)
     md = doc["canonical_record"]["metadata"]
     md["primary_cat"] = "hep-th" if md["primary_cat"] != "hep-th" else "math.AG"
     return doc
@@ -276,11 +287,11 @@ def html_page(v: dict) -> bytes:
 
 def oversized(v: dict, size: int = MIB + 4096) -> bytes:
     """A syntactically valid resolver document, larger than 1 MiB (padding field)."""
-    doc = resolver_json(v)
+    doc = recorded.resolver_json(v)
     doc["padding"] = ""
-    base = len(dumps(doc))
+    base = len(recorded.encode(doc))
     doc["padding"] = "x" * max(0, size - base)
-    return dumps(doc)
+    return recorded.encode(doc)
 
 
 def gzip_bomb(size: int) -> bytes:
