@@ -270,3 +270,35 @@ def test_hyperxmp_coexists(tmp_path, docmeta):
     info = texrun.info(b.pdf)
     assert info["PithNumber"] == f"pith:{NUM}" and info["Title"] == docs.TITLE
     assert texrun.xmp(b.pdf), "an XMP packet is still written"
+
+
+# -- the badge in running text ------------------------------------------------
+
+def _baselines(pdf: Path) -> dict:
+    """Baseline y (in pt) of each text run on page 1, keyed by its first word."""
+    import pypdf
+
+    found: dict = {}
+
+    def visit(text, cm, tm, font, size):
+        word = text.strip().split(" ")[0] if text.strip() else ""
+        if word and word not in found:
+            found[word] = round(tm[5] * cm[3] + cm[5], 2)  # no rotation in these pages
+
+    pypdf.PdfReader(str(pdf)).pages[0].extract_text(visitor_text=visit)
+    return found
+
+
+@pytest.mark.parametrize("route", ["pdflatex", "xelatex"])
+def test_badge_sits_on_the_baseline_of_running_text(tmp_path, route):
+    # The badge's text must line up with the words around it, so an inline
+    # \pithbadge reads as part of the line.
+    src = (r"\documentclass{article}\usepackage[placement=manual]{pith}"
+           "\n" rf"\pithnumber{{{NUM}}}" "\n"
+           r"\begin{document}\noindent Before \pithbadge\ after\end{document}" "\n")
+    b = build(tmp_path, route, source=src)
+    assert b.ok, b.describe()
+    y = _baselines(b.pdf)
+    badge = [v for k, v in y.items() if k.startswith("pith:")]
+    assert badge, y
+    assert abs(badge[0] - y["Before"]) < 0.05, y
