@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import resource
 import statistics
 import subprocess
 import sys
 import sysconfig
 import time
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "tests" / "vectors" / "pith-numbers.jsonl"
@@ -51,17 +52,31 @@ def median_time(cmd: Cmd, n: int = 21, warmup: int = 2, ok_codes: Iterable[int] 
 def interleaved_medians(cmds: Sequence[Cmd], n: int = 21, warmup: int = 2, ok_codes: Optional[Sequence[Iterable[int]]] = None) -> List[float]:
     """Like :func:`median_time` for several commands, run alternately so that machine
     noise hits them alike.  Returns one median (seconds) per command."""
+    return [wall for wall, _ in interleaved_stats(cmds, n, warmup, ok_codes)]
+
+
+def interleaved_stats(cmds: Sequence[Cmd], n: int = 21, warmup: int = 2, ok_codes: Optional[Sequence[Iterable[int]]] = None) -> List[Tuple[float, float]]:
+    """Median wall time and median CPU time (user + system of every process the command
+    ran, e.g. both sides of a pipe) in seconds, per command, runs interleaved.
+
+    CPU time tells apart what wall time on a 2-core machine hides: a two-process pipeline
+    runs its halves in parallel when the machine is idle and in turn when it is busy.
+    """
     ok_codes = ok_codes or [(0,)] * len(cmds)
     for _ in range(warmup):
         for c, ok in zip(cmds, ok_codes):
             run_once(c, ok_codes=ok)
-    times: List[List[float]] = [[] for _ in cmds]
+    walls: List[List[float]] = [[] for _ in cmds]
+    cpus: List[List[float]] = [[] for _ in cmds]
     for _ in range(n):
         for i, (c, ok) in enumerate(zip(cmds, ok_codes)):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             run_once(c, ok_codes=ok)
-            times[i].append(time.perf_counter() - t0)
-    return [statistics.median(t) for t in times]
+            walls[i].append(time.perf_counter() - t0)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus[i].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return [(statistics.median(w), statistics.median(c)) for w, c in zip(walls, cpus)]
 
 
 def have(tool: str) -> bool:
