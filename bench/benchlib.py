@@ -44,14 +44,9 @@ def run_once(cmd: Cmd, *, ok_codes: Iterable[int] = (0,), cwd=None, env=None) ->
     return p
 
 
-def median_time(cmd: Cmd, n: int = 21, warmup: int = 2, ok_codes: Iterable[int] = (0,)) -> float:
-    """Median wall time in seconds of *n* runs of *cmd* (after *warmup* runs)."""
-    return interleaved_medians([cmd], n, warmup, [ok_codes])[0]
-
-
 def interleaved_medians(cmds: Sequence[Cmd], n: int = 21, warmup: int = 2, ok_codes: Optional[Sequence[Iterable[int]]] = None) -> List[float]:
-    """Like :func:`median_time` for several commands, run alternately so that machine
-    noise hits them alike.  Returns one median (seconds) per command."""
+    """Median wall time in seconds of *n* runs of each command (after *warmup* runs), the
+    commands run alternately so that machine noise hits them alike."""
     return [wall for wall, _ in interleaved_stats(cmds, n, warmup, ok_codes)]
 
 

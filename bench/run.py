@@ -30,7 +30,7 @@ the baseline".  It never fails because of a number: benchmarks are reports, and 
 times on a shared machine are information, not assertions.  It exits 1 only when a
 module raises (the traceback is printed) or a row is malformed.
 
-``bench/benchlib.py`` has small helpers (``median_time`` of a command, ``ms``); modules
+``bench/benchlib.py`` has small helpers (``interleaved_medians`` and ``interleaved_stats`` of commands, ``ms``); modules
 may use them or not.  The module directory is on ``sys.path``.
 """
 from __future__ import annotations

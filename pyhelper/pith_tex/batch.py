@@ -53,22 +53,15 @@ def iter_json_files(directory: str) -> Iterator[str]:
         stack.extend(reversed(subdirs))
 
 
-def verified_record_number(path: str) -> Optional[str]:
-    """The number of *path* when it is resolver JSON whose every check passes, else None.
+def verified_record_obj(path: str, obj: Any) -> Optional[str]:
+    """The number of *path* when its parsed JSON *obj* is resolver JSON whose every check
+    passes, else None.
 
     The same decision as ``verify_file(path).exit_code == 0`` for a record (a record has
     no signature check), made without building checks or messages: the hot path of
-    ``verify DIR``.  None says nothing more: :func:`verify_file` then tells what is wrong
+    ``verify DIR``.  None says nothing more: the full check then tells what is wrong
     (and whether it is a bundle, an include, ...).
     """
-    if path.endswith(".tex"):
-        return None
-    obj, failed = load_json_file(path)
-    return None if failed is not None else verified_record_obj(path, obj)
-
-
-def verified_record_obj(path: str, obj: Any) -> Optional[str]:
-    """:func:`verified_record_number` of the parsed JSON *obj* of *path*."""
     if type(obj) is not dict or obj.get("record_type") != RECORD_TYPE:
         return None
     pith_number = obj.get("pith_number")

@@ -311,17 +311,6 @@ def load_json_file(path: str) -> Tuple[Any, Optional[FileOutcome]]:
     return decode_json(path, data)
 
 
-def verify_json_bytes(
-    path: str, data: bytes, *, require_signature: bool = False,
-    keyring: Optional[Keyring] = None,
-) -> FileOutcome:
-    """Verify one saved resolver JSON or bundle (the bytes of *path*)."""
-    obj, failed = decode_json(path, data)
-    if failed is not None:
-        return failed
-    return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring)
-
-
 def verify_json_obj(
     path: str, obj: Any, *, require_signature: bool = False,
     keyring: Optional[Keyring] = None,
@@ -360,4 +349,7 @@ def verify_file(path: str, *, require_signature: bool = False,
 
         return verify_include_text(path, text, require_signature=require_signature,
                                    keyring=keyring)
-    return verify_json_bytes(path, data, require_signature=require_signature, keyring=keyring)
+    obj, failed = decode_json(path, data)
+    if failed is not None:
+        return failed
+    return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring)

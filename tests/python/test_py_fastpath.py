@@ -3,7 +3,7 @@
 1. ``pith_tex.cli.main`` runs a plain ``verify [--json] [--require-signature] PATH...``
    without click; every other command line goes to click.  Each argv of a table is run
    both ways in a subprocess: stdout, stderr and the exit code must be byte-identical.
-2. ``verify DIR`` prints a passing record's line from ``verified_record_number`` (no check
+2. ``verify DIR`` prints a passing record's line from ``verified_record_obj`` (no check
    objects); on a table of damaged files it must agree with ``verify_file``.
 """
 
@@ -21,8 +21,8 @@ import recorded
 from pith_tex import canonical
 from pith_tex.cli import plain_verify
 from pith_tex.report import file_line, ok_line
-from pith_tex.batch import verified_record_number
-from pith_tex.verify import verify_file
+from pith_tex.batch import verified_record_obj, verify_paths
+from pith_tex.verify import load_json_file, verify_file
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]
@@ -163,11 +163,17 @@ def test_lean_record_check_agrees_with_verify_file(tmp_path):
                 doc["canonical_sha256"] = d.hex()
         path = write(str(tmp_path / str(k) / fname), doc)
         full = verify_file(path)
-        number = verified_record_number(path)
         passed = full.kind == "record" and full.exit_code == 0
-        assert (number is not None) == passed, name
-        if number is not None:
-            assert ok_line(path, number) == file_line(full), name
+        # What verify DIR prints for the file (lean path first) is the full report's line.
+        out: list = []
+        verify_paths([path], require_signature=False, as_json=False, sink=out.append)
+        assert "".join(out) == file_line(full) + "\n", name
+        if not fname.endswith(".tex"):  # verify DIR reads .tex as an include, never lean
+            obj, unreadable = load_json_file(path)
+            number = None if unreadable else verified_record_obj(path, obj)
+            assert (number is not None) == passed, name
+            if number is not None:
+                assert ok_line(path, number) == file_line(full), name
 
 
 def make_records(root, n):
