@@ -22,6 +22,12 @@ SHA256_RE = re.compile(r"[0-9a-f]{64}\Z")
 ARXIV_ID_RE = re.compile(r"(?:[0-9]{4}\.[0-9]{4,5}|[a-z-]+(?:\.[A-Z]{2})?/[0-9]{7})\Z")
 ARXIV_VERSION_RE = re.compile(r"[1-9][0-9]{0,3}\Z")
 KEY_ID_RE = re.compile(r"[a-z0-9-]{1,64}\Z")
+# Format 2 carries the whole record and the receipt's signature.
+CATEGORY_RE = re.compile(r"[a-z-]{1,20}(?:\.[A-Za-z-]{1,20})?\Z")
+LICENSE_RE = re.compile(r"(?:https?://[A-Za-z0-9./_-]{1,200})?\Z")
+SIGNATURE_HEX_RE = re.compile(r"[0-9a-f]{128}\Z")
+#: At most this many cross-lists fit the include (arXiv allows far fewer in practice).
+MAX_CROSS_CATS = 16
 
 SUBMITTED_AT_RE = re.compile(r"([0-9]{4})-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
 SCHEMA_VERSION = "1.0"

@@ -1,22 +1,13 @@
 """The include file ``pith-number.tex``: render, write atomically, parse back.
 
-The format is the contract with ``pith.sty`` (README, "The include format"), version 1::
+The format is the contract with ``pith.sty`` (README, "The include format"), version 2:
+the identifiers of version 1, every field of the canonical record (so that pith.sty can
+put the record into the PDF and anyone can recompute the number from it), the receipt's
+signature when there is one, and the QR code of the Pith URL as rows of modules.
 
-    % pith-number.tex: written by `pith-tex fetch` after verifying the record.
-    % Do not edit: run `pith-tex fetch` again instead.
-    \\pithrecord{1}{
-      number = O6TNNA4XHFGPSALGBT7UWDA2Z3,
-      year = 2025,
-      sha256 = 77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23,
-      arxiv-id = 2509.03047,
-      arxiv-version = 1,
-      signature = absent,
-    }
-
-With ``signature = verified`` a ``key-id = KEY,`` line follows the signature line.  Lines
-end with ``\\n``; the file ends with ``}\\n``.  The bytes depend only on the values, so the
-same record always gives the same file.  Every value is validated against its pattern
-(:mod:`pith_tex.canonical`) as it is rendered; anything else is refused with
+Lines end with ``\\n``; the file ends with ``}\\n``.  The bytes depend only on the values,
+so the same record always gives the same file.  Every value is validated against its
+pattern (:mod:`pith_tex.canonical`) as it is rendered; anything else is refused with
 :class:`IncludeRefused`.
 """
 
@@ -24,15 +15,16 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
 from .atomic import Writer, write_atomic
 
-from .canonical import (ARXIV_ID_RE, ARXIV_VERSION_RE, KEY_ID_RE, NUMBER_RE, SHA256_RE,
-                        YEAR_RE)
+from . import canonical
+from .canonical import (ARXIV_ID_RE, ARXIV_VERSION_RE, CATEGORY_RE, KEY_ID_RE, LICENSE_RE,
+                        NUMBER_RE, SHA256_RE, SIGNATURE_HEX_RE, SUBMITTED_AT_RE, YEAR_RE)
 from .errors import CouldNotCheck, PithError, show
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 HEADER = (
     "% pith-number.tex: written by `pith-tex fetch` after verifying the record.\n"
     "% Do not edit: run `pith-tex fetch` again instead.\n"
@@ -52,10 +44,10 @@ class IncludeData(NamedTuple):
     number: str
     year: int
     sha256: str
-    arxiv_id: str
-    arxiv_version: int
+    record: Dict[str, Any]  # the canonical record, schema 1.0
     signature: str  # "verified" | "absent"
-    key_id: Optional[str] = None
+    key_id: Optional[str] = None  # with "verified"
+    signature_hex: Optional[str] = None  # with "verified": the receipt's 64 bytes, hex
 
 
 def _refused(name: str, value: object, pattern: "re.Pattern[str]") -> IncludeRefused:
@@ -69,31 +61,85 @@ def _check(name: str, value: object, pattern: "re.Pattern[str]") -> str:
     return value
 
 
+def _record_lines(record: Any) -> List[str]:
+    """The record's keys, validated: the record must be exactly schema 1.0 (so that the
+    fields below rebuild it) and every field must match its pattern."""
+    try:
+        canonical.validate_record(record)
+    except CouldNotCheck as e:
+        raise IncludeRefused("refusing to write the record: " + e.message)
+    meta, source = record["metadata"], record["source"]
+    cats = meta["cross_cats_sorted"]
+    if len(cats) > canonical.MAX_CROSS_CATS:
+        raise IncludeRefused("refusing to write cross-cats: %d categories, at most %d fit"
+                             % (len(cats), canonical.MAX_CROSS_CATS))
+    return [
+        "  arxiv-id = %s,\n" % _check("arxiv-id", source["id"], ARXIV_ID_RE),
+        "  arxiv-version = %s,\n" % _check("arxiv-version", str(source["version"]),
+                                           ARXIV_VERSION_RE),
+        "  submitted-at = %s,\n" % _check("submitted-at", meta["submitted_at"],
+                                          SUBMITTED_AT_RE),
+        "  primary-cat = %s,\n" % _check("primary-cat", meta["primary_cat"], CATEGORY_RE),
+        "  cross-cats = %s,\n" % " ".join(_check("cross-cats", c, CATEGORY_RE) for c in cats),
+        "  license = %s,\n" % _check("license", meta["license"], LICENSE_RE),
+        "  title-sha256 = %s,\n" % _check("title-sha256", meta["title_canon_sha256"],
+                                          SHA256_RE),
+        "  abstract-sha256 = %s,\n" % _check("abstract-sha256",
+                                             meta["abstract_canon_sha256"], SHA256_RE),
+    ]
+
+
+def record_from_fields(arxiv_id: str, arxiv_version: int, submitted_at: str,
+                       primary_cat: str, cross_cats: List[str], license: str,
+                       title_sha256: str, abstract_sha256: str) -> Dict[str, Any]:
+    """The canonical record the include's fields spell (schema 1.0)."""
+    return {
+        "metadata": {
+            "abstract_canon_sha256": abstract_sha256,
+            "cross_cats_sorted": cross_cats,
+            "license": license,
+            "primary_cat": primary_cat,
+            "submitted_at": submitted_at,
+            "title_canon_sha256": title_sha256,
+        },
+        "schema_version": canonical.SCHEMA_VERSION,
+        "source": {"id": arxiv_id, "kind": "arxiv", "version": arxiv_version},
+    }
+
+
+def render_qr(number: str) -> str:
+    """The ``\\pithqrcode{SIZE}{ROWS}`` block: the modules of the Pith URL's QR code."""
+    from .qr import qr_rows
+
+    rows = qr_rows(number)
+    return ("\\pithqrcode{%d}{\n" % len(rows) + "".join("  %s\n" % r for r in rows) + "}\n")
+
+
 def render(data: IncludeData) -> bytes:
     """The include for *data*, as bytes; raises :class:`IncludeRefused` for a bad value."""
-    if type(data.year) is not int or type(data.arxiv_version) is not int:
-        raise IncludeRefused("refusing to write the include: year and arxiv-version must be "
-                             "integers, got %s and %s" % (show(data.year), show(data.arxiv_version)))
+    if type(data.year) is not int:
+        raise IncludeRefused("refusing to write the include: year must be an integer, got %s"
+                             % show(data.year))
     lines = [
         "  number = %s,\n" % _check("number", data.number, NUMBER_RE),
         "  year = %s,\n" % _check("year", str(data.year), YEAR_RE),
         "  sha256 = %s,\n" % _check("sha256", data.sha256, SHA256_RE),
-        "  arxiv-id = %s,\n" % _check("arxiv-id", data.arxiv_id, ARXIV_ID_RE),
-        "  arxiv-version = %s,\n" % _check("arxiv-version", str(data.arxiv_version),
-                                           ARXIV_VERSION_RE),
-    ]
+    ] + _record_lines(data.record)
     if data.signature not in SIGNATURE_STATES:
         raise IncludeRefused("refusing to write signature = %s: it must be %s"
                              % (show(data.signature), " or ".join(SIGNATURE_STATES)))
     if data.signature == "verified":
         lines.append("  signature = verified,\n")
         lines.append("  key-id = %s,\n" % _check("key-id", data.key_id, KEY_ID_RE))
+        lines.append("  signature-hex = %s,\n" % _check("signature-hex", data.signature_hex,
+                                                        SIGNATURE_HEX_RE))
     else:  # absent
-        if data.key_id is not None:
-            raise IncludeRefused("refusing to write the include: key-id without a verified "
-                                 "signature")
+        if data.key_id is not None or data.signature_hex is not None:
+            raise IncludeRefused("refusing to write the include: key-id or signature-hex "
+                                 "without a verified signature")
         lines.append("  signature = absent,\n")
-    text = HEADER + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
+    text = (HEADER + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
+            + render_qr(data.number))
     return text.encode("ascii")  # cannot fail: every value above is ASCII by its pattern
 
 
@@ -108,6 +154,23 @@ def _integer(name: str, text: str, pattern: "re.Pattern[str]") -> int:
     raise _refused(name, text, pattern)
 
 
+_QR_HEAD_RE = re.compile(rb"\\pithqrcode\{([1-9][0-9]{1,2})\}\{\n")
+
+
+def _qr_block_shape_ok(block: bytes) -> bool:
+    """*block* is ``\\pithqrcode{SIZE}{`` + SIZE rows of SIZE modules + ``}``."""
+    m = _QR_HEAD_RE.match(block)
+    if not m:
+        return False
+    size = int(m.group(1))
+    rows = block[m.end():].split(b"\n")
+    return (len(rows) == size + 2 and rows[-2:] == [b"}", b""]
+            and all(len(r) == size + 2 and r[:2] == b"  " and not r[2:].strip(b"01")
+                    for r in rows[:-2]))
+
+
+_NEED = ("number", "year", "sha256", "arxiv-id", "arxiv-version", "submitted-at", "primary-cat",
+         "cross-cats", "license", "title-sha256", "abstract-sha256", "signature")
 _KEY_LINE_RE = re.compile(r"  ([a-z0-9-]+) = ([^,\n]*),\Z")
 _HEAD_RE = re.compile(r"\\pithrecord\{([^}]*)\}\{\Z")
 
@@ -129,17 +192,19 @@ def parse_include(text: str) -> IncludeData:
         raise CouldNotCheck("no \\pithrecord{...}{...} in the file: not a pith-tex include")
     m = _HEAD_RE.match(lines[head])
     if not m:
-        raise CouldNotCheck("line %d: expected \\pithrecord{1}{" % (head + 1))
+        raise CouldNotCheck("line %d: expected \\pithrecord{%d}{" % (head + 1, FORMAT_VERSION))
     if m.group(1) != str(FORMAT_VERSION):
-        raise CouldNotCheck("include format %s is unknown to this pith-tex (it knows 1): "
-                            "update pith-tex or re-run pith-tex fetch" % show(m.group(1)))
+        raise CouldNotCheck("include format %s is unknown to this pith-tex (it knows %d): "
+                            "update pith-tex or re-run pith-tex fetch"
+                            % (show(m.group(1)), FORMAT_VERSION))
+    unclosed = "the \\pithrecord{%d}{ is never closed by a '}' line" % FORMAT_VERSION
     values = {}
     for j in range(head + 1, len(lines)):
         line = lines[j]
         if line == "}":
             break
         if line == "" and j == len(lines) - 1:
-            raise CouldNotCheck("the \\pithrecord{1}{ is never closed by a '}' line")
+            raise CouldNotCheck(unclosed)
         km = _KEY_LINE_RE.match(line)
         if not km:
             raise CouldNotCheck("line %d: expected '  key = value,' or '}'" % (j + 1))
@@ -147,28 +212,42 @@ def parse_include(text: str) -> IncludeData:
             raise CouldNotCheck("line %d: key %s given twice" % (j + 1, km.group(1)))
         values[km.group(1)] = km.group(2)
     else:
-        raise CouldNotCheck("the \\pithrecord{1}{ is never closed by a '}' line")
-    need = ["number", "year", "sha256", "arxiv-id", "arxiv-version", "signature"]
-    missing = [k for k in need if k not in values]
+        raise CouldNotCheck(unclosed)
+    missing = [k for k in _NEED if k not in values]
     if missing:
         raise CouldNotCheck("the include has no %s key" % missing[0])
     try:
+        record = record_from_fields(
+            values["arxiv-id"],
+            _integer("arxiv-version", values["arxiv-version"], ARXIV_VERSION_RE),
+            values["submitted-at"], values["primary-cat"],
+            values["cross-cats"].split(" ") if values["cross-cats"] else [],
+            values["license"], values["title-sha256"], values["abstract-sha256"])
         data = IncludeData(
             number=values["number"],
             year=_integer("year", values["year"], YEAR_RE),
             sha256=values["sha256"],
-            arxiv_id=values["arxiv-id"],
-            arxiv_version=_integer("arxiv-version", values["arxiv-version"], ARXIV_VERSION_RE),
+            record=record,
             signature=values["signature"],
             key_id=values.get("key-id"),
+            signature_hex=values.get("signature-hex"),
         )
         rendered = render(data)
     except IncludeRefused as e:
-        raise CouldNotCheck(e.message.replace("refusing to write", "bad value"))
-    if rendered != text.encode("ascii", "replace"):
+        raise CouldNotCheck(e.message.replace("refusing to write", "bad include:"))
+    got = text.encode("ascii", "replace")
+    qr_at = rendered.find(b"\\pithqrcode")
+    if got[:qr_at] != rendered[:qr_at] or not _qr_block_shape_ok(got[qr_at:]):
         raise CouldNotCheck("the file is not byte-for-byte what pith-tex writes (edited by hand?): "
                             "re-run pith-tex fetch")
     return data
+
+
+def qr_block_matches(text: str, number: str) -> bool:
+    """Does the include *text* (already accepted by :func:`parse_include`) end with the QR
+    code this pith-tex draws for *number*?  A separate check from the parse, so that a
+    swapped number is reported as a verification failure, not as an unreadable file."""
+    return text.endswith(render_qr(number))
 
 
 def write_include(path: str, data: IncludeData, *, write: Writer = os.write,

@@ -1,4 +1,5 @@
-"""The signature checks: Ed25519 receipts of a bundle, and what an include records.
+"""The signature checks: Ed25519 receipts of a bundle, and the self-contained records of an
+include or a PDF (record + claimed digest + receipt signature).
 
 Imported by :mod:`pith_tex.verify` only when a bundle or an include is checked, so that a
 lone resolver JSON record does not pay for them (nor for :mod:`pith_tex.keys`).
@@ -13,7 +14,8 @@ from typing import Any, List, Optional, Tuple
 from . import canonical
 from .errors import CouldNotCheck, PithError, show
 from .keys import Keyring, pinned_keyring
-from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, Outcome, derivation_check
+from .qr import qr_text
+from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, Outcome, record_checks
 
 
 def no_receipt_check(what: str, require_signature: bool) -> Check:
@@ -24,85 +26,123 @@ def no_receipt_check(what: str, require_signature: bool) -> Check:
     return Check("signature", WARN, what + " (use --require-signature to refuse)")
 
 
+def _key_id_problem(key_id: Any) -> Optional[Check]:
+    if type(key_id) is not str or not canonical.KEY_ID_RE.match(key_id):
+        return Check("signature", ERROR, "receipt key_id %s is not a key id" % show(key_id))
+    return None
+
+
+def _receipt_problem(ring: Keyring, key_id: Any, sig: bytes,
+                     digest_bytes: bytes) -> Optional[Check]:
+    """The failing check for one Ed25519 signature *sig* by *key_id*, or None if it verifies."""
+    bad_key = _key_id_problem(key_id)
+    if bad_key is not None:
+        return bad_key
+    if len(sig) != 64:
+        return Check("signature", FAIL, "the signature is not a 64-byte Ed25519 signature")
+    try:
+        good = ring.verify(key_id, sig, digest_bytes)
+    except CouldNotCheck as e:
+        return Check("signature", ERROR, e.message)
+    if not good:
+        return Check("signature", FAIL, "the Ed25519 receipt by %s does not verify over the "
+                     "digest" % key_id)
+    return None
+
+
 def signature_check(
     receipts: Optional[List[Any]], digest_bytes: bytes, require_signature: bool,
     keyring: Optional[Keyring], no_bundle_reason: str = "",
-) -> Tuple[Check, Optional[str], Optional[str]]:
-    """Returns (check, "verified"|"absent"|None, key_id)."""
+) -> Tuple[Check, Optional[str], Optional[str], Optional[str]]:
+    """Returns (check, "verified"|"absent"|None, key_id, signature hex)."""
     if not receipts:
         if receipts is None:
             what = no_bundle_reason or "there is no bundle.json, so no receipt"
         else:
             what = "the bundle carries no receipt"
         return (no_receipt_check(what, require_signature),
-                None if require_signature else "absent", None)
+                None if require_signature else "absent", None, None)
     ring = keyring if keyring is not None else pinned_keyring()
-    first_key = None
+    first: Optional[Tuple[str, str]] = None
     for r in receipts:
         if r.kind != "pith_receipt":
             return Check("signature", ERROR, "receipt kind is %s, not pith_receipt"
-                         % show(r.kind)), None, None
+                         % show(r.kind)), None, None, None
         if r.algorithm != "ed25519":
             return Check("signature", ERROR, "receipt algorithm %s is not supported (ed25519 is)"
-                         % show(r.algorithm)), None, None
-        if type(r.key_id) is not str or not canonical.KEY_ID_RE.match(r.key_id):
-            return Check("signature", ERROR, "receipt key_id %s is not a key id"
-                         % show(r.key_id)), None, None
+                         % show(r.algorithm)), None, None, None
+        bad_key = _key_id_problem(r.key_id)
+        if bad_key is not None:
+            return bad_key, None, None, None
         if type(r.signature_b64) is not str:
-            return Check("signature", ERROR, "receipt has no signature_b64"), None, None
+            return Check("signature", ERROR, "receipt has no signature_b64"), None, None, None
         try:
             sig = base64.b64decode(r.signature_b64, validate=True)
         except (binascii.Error, ValueError):
             sig = b""
         if len(sig) != 64:
             return Check("signature", FAIL, "signature_b64 is not a base64 64-byte Ed25519 "
-                         "signature"), None, None
-        try:
-            good = ring.verify(r.key_id, sig, digest_bytes)
-        except CouldNotCheck as e:
-            return Check("signature", ERROR, e.message), None, None
-        if not good:
-            return Check("signature", FAIL, "the Ed25519 receipt by %s does not verify over "
-                         "the digest" % r.key_id), None, None
-        first_key = first_key or r.key_id
+                         "signature"), None, None, None
+        problem = _receipt_problem(ring, r.key_id, sig, digest_bytes)
+        if problem is not None:
+            return problem, None, None, None
+        first = first or (r.key_id, sig.hex())
+    assert first is not None
     return (Check("signature", OK, "Ed25519 receipt by %s verifies over the raw digest"
-                  % first_key), "verified", first_key)
+                  % first[0]), "verified", first[0], first[1])
 
 
-def verify_include_values(
-    number: str, sha256: str, signature: str, key_id: Optional[str], *,
-    require_signature: bool = False, keyring: Optional[Keyring] = None,
+def verify_embedded(
+    what: str, pith_number: str, sha256: str, record: Any, key_id: Optional[str],
+    signature_hex: Optional[str], *, require_signature: bool = False,
+    keyring: Optional[Keyring] = None,
 ) -> Outcome:
-    """Checks of a parsed include: derivation from its sha256 and its signature claim.
-
-    An include does not carry the receipt, so ``signature = verified`` can only be
-    checked to name a pinned key.
-    """
-    checks = [Check("include", OK, "format 1, every value matches its pattern"),
-              derivation_check(bytes.fromhex(sha256), number)]
-    ring = keyring if keyring is not None else pinned_keyring()
-    if signature == "verified":
-        if key_id in ring:
-            checks.append(Check("signature", OK, "include records a receipt verified by %s"
-                                % key_id))
-        else:
-            checks.append(Check("signature", ERROR, "include names key id %s, which is not "
-                                "pinned" % show(key_id)))
+    """The checks of a record that travels with its own claims, in an include or a PDF
+    (*what* names it): record, hash, derivation and year as for resolver JSON, then the
+    receipt's signature (hex, by *key_id*) verified over the recomputed digest."""
+    checks, hexd, fields, number = record_checks(None, pith_number, sha256, record)
+    signature = None
+    if signature_hex is None and key_id is None:
+        checks.append(no_receipt_check("%s carries no receipt signature" % what,
+                                       require_signature))
+        signature = None if require_signature else "absent"
+    elif signature_hex is None or not canonical.SIGNATURE_HEX_RE.match(signature_hex):
+        checks.append(Check("signature", FAIL, "%s names key %s but its signature is not 128 "
+                            "lower-case hex digits: %s" % (what, show(key_id),
+                                                            show(signature_hex))))
     else:
-        checks.append(no_receipt_check("include records no receipt", require_signature))
-    return Outcome(number, checks, sha256, None, signature, key_id)
+        ring = keyring if keyring is not None else pinned_keyring()
+        problem = _receipt_problem(ring, key_id, bytes.fromhex(signature_hex),
+                                   bytes.fromhex(hexd))
+        if problem is None:
+            checks.append(Check("signature", OK, "Ed25519 receipt by %s verifies over the raw "
+                                "digest" % key_id))
+            signature = "verified"
+        else:
+            checks.append(problem)
+    return Outcome(number, checks, hexd, fields, signature,
+                   key_id if signature == "verified" else None)
 
 
 def verify_include_text(
     path: str, text: str, *, require_signature: bool = False,
     keyring: Optional[Keyring] = None,
 ) -> FileOutcome:
-    from .include import parse_include
+    from .include import FORMAT_VERSION, parse_include, qr_block_matches
 
     try:
         inc = parse_include(text)
     except PithError as e:
         return FileOutcome(path, "include", None, e.message, e.exit_code)
-    out = verify_include_values(inc.number, inc.sha256, inc.signature, inc.key_id,
-                                require_signature=require_signature, keyring=keyring)
-    return FileOutcome(path, "include", out)
+    out = verify_embedded("the include", "pith:%d:%s" % (inc.year, inc.number), inc.sha256,
+                          inc.record, inc.key_id, inc.signature_hex,
+                          require_signature=require_signature, keyring=keyring)
+    checks = [Check("include", OK, "format %d, every value matches its pattern"
+                    % FORMAT_VERSION)] + out.checks
+    if qr_block_matches(text, inc.number):
+        checks.append(Check("qr", OK, "the QR code encodes %s" % qr_text(inc.number)))
+    else:
+        checks.append(Check("qr", FAIL, "the QR code is not the one pith-tex draws for %s "
+                            "(edited, or another qrcode library): re-run pith-tex fetch"
+                            % inc.number))
+    return FileOutcome(path, "include", out._replace(checks=checks))

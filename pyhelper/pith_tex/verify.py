@@ -70,6 +70,7 @@ class Outcome(NamedTuple):
     fields: Optional[RecordFields] = None  # set when the record shape is valid
     signature: Optional[str] = None  # "verified" | "absent" | None (not established)
     key_id: Optional[str] = None
+    signature_hex: Optional[str] = None  # the verified receipt's signature
 
     @property
     def exit_code(self) -> int:
@@ -139,10 +140,11 @@ def derivation_check(digest_bytes: bytes, number: str, why: str = "") -> Check:
     return Check("derivation", FAIL, "base32(sha256)[:26] = %s, not %s%s" % (derived, number, why))
 
 
-def _record_checks(
+def record_checks(
     number: Optional[str], pith_number: str, claimed_sha: str, record: Any
 ) -> Tuple[List[Check], str, Optional[RecordFields], Optional[str]]:
-    """record, hash, derivation, year.  Returns (checks, digest hex, fields, number)."""
+    """record, hash, derivation, year of a record that claims *claimed_sha* and
+    *pith_number* (``pith:YYYY:NUM``).  Returns (checks, digest hex, fields, number)."""
     checks: List[Check] = []
     try:
         valid = canonical.validate_record(record)
@@ -208,9 +210,9 @@ def verify_record(
     check.  *bundle_error* (the bundle could not be fetched) makes the signature check an
     error.  *keyring* (library API only) replaces the pinned keys.
     """
-    checks, hexd, fields, number = _record_checks(
+    checks, hexd, fields, number = record_checks(
         number, record.pith_number, record.canonical_sha256, record.canonical_record)
-    signature = key_id = None
+    signature = key_id = signature_hex = None
     if bundle is not None:
         problems = []
         if bundle.pith_number != record.pith_number:
@@ -233,11 +235,11 @@ def verify_record(
     elif check_signature:
         from .signatures import signature_check
 
-        c, signature, key_id = signature_check(
+        c, signature, key_id, signature_hex = signature_check(
             None if bundle is None else bundle.receipts, bytes.fromhex(hexd),
             require_signature, keyring, no_bundle_reason)
         checks.append(c)
-    return Outcome(number, checks, hexd, fields, signature, key_id)
+    return Outcome(number, checks, hexd, fields, signature, key_id, signature_hex)
 
 
 def verify_bundle(
@@ -245,21 +247,21 @@ def verify_bundle(
     keyring: Optional[Keyring] = None,
 ) -> Outcome:
     """Verify a bundle on its own: its record checks plus its receipts."""
-    checks, hexd, fields, number = _record_checks(
+    checks, hexd, fields, number = record_checks(
         number, bundle.pith_number, bundle.canonical_sha256, bundle.canonical_record)
     from .signatures import signature_check
 
-    c, signature, key_id = signature_check(
+    c, signature, key_id, signature_hex = signature_check(
         bundle.receipts, bytes.fromhex(hexd), require_signature, keyring)
     checks.append(c)
-    return Outcome(number, checks, hexd, fields, signature, key_id)
+    return Outcome(number, checks, hexd, fields, signature, key_id, signature_hex)
 
 
 # -- files -------------------------------------------------------------------------------
 
 class FileOutcome(NamedTuple):
     path: str
-    kind: str  # "record" | "bundle" | "include" | "unknown"
+    kind: str  # "record" | "bundle" | "include" | "pdf" | "unknown"
     outcome: Optional[Outcome]
     error: Optional[str] = None  # set when the file could not be read at all
     error_code: int = EXIT_COULD_NOT_CHECK
@@ -336,10 +338,20 @@ def verify_json_obj(
 
 def verify_file(path: str, *, require_signature: bool = False,
                 keyring: Optional[Keyring] = None) -> FileOutcome:
-    """Verify one file: ``.tex`` as an include, anything else as resolver JSON/bundle."""
+    """Verify one file: ``.tex`` as an include, ``.pdf`` (or any file that starts as a
+    PDF does) as a compiled paper (:mod:`pith_tex.pdf`), anything else as resolver
+    JSON/bundle."""
+    if path[-4:].lower() == ".pdf":
+        from .pdf import verify_pdf
+
+        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
     data, failed = read_file(path)
     if failed is not None:
         return failed
+    if data[:5] == b"%PDF-":  # a PDF by another name
+        from .pdf import verify_pdf
+
+        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
     if path.endswith(".tex"):
         try:
             text = data.decode("ascii")

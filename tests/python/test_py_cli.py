@@ -19,7 +19,7 @@ from pith_tex.include import IncludeData, render
 V = recorded.vectors_with_record()[0]
 N = V["number"]
 V2 = recorded.vectors_with_record()[1]
-EXPECTED = render(IncludeData(N, 2025, V["canonical_hash"], "2509.03047", 1, "absent"))
+EXPECTED = render(IncludeData(N, 2025, V["canonical_hash"], V["canonical_record"], "absent"))
 PREVIOUS = b"% an older include\n"
 
 

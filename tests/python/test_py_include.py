@@ -3,6 +3,7 @@ writes, parse back."""
 
 from __future__ import annotations
 
+import copy
 import errno
 import os
 import re
@@ -14,27 +15,56 @@ import recorded
 from contract import readme_include
 from pith_tex.errors import CouldNotCheck
 from pith_tex.include import (IncludeData, IncludeRefused, IncludeWriteError, parse_include,
-                              render, write_include)
+                              qr_block_matches, render, write_include)
 
 README_EXAMPLE = readme_include().encode("ascii")
 
-GOOD = IncludeData("O6TNNA4XHFGPSALGBT7UWDA2Z3", 2025,
-                   "77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23",
-                   "2509.03047", 1, "absent", None)
-SIGNED = GOOD._replace(signature="verified", key_id="pith-v1-2026-05")
+V = recorded.vector("O6TNNA4XHFGPSALGBT7UWDA2Z3")
+GOOD = IncludeData(V["number"], 2025, V["canonical_hash"], V["canonical_record"], "absent")
+SIGNED = GOOD._replace(signature="verified", key_id="pith-v1-2026-05",
+                       signature_hex="5a" * 64)
 
-# An independent statement of the contract (README table), not the module's own regex.
+# An independent statement of the contract (README table), not the module's own regexes.
+CAT = rb"[a-z-]{1,20}(\.[A-Za-z-]{1,20})?"
 STRICT = re.compile(
     rb"% pith-number\.tex: written by `pith-tex fetch` after verifying the record\.\n"
     rb"% Do not edit: run `pith-tex fetch` again instead\.\n"
-    rb"\\pithrecord\{1\}\{\n"
+    rb"\\pithrecord\{2\}\{\n"
     rb"  number = [A-Z2-7]{26},\n"
     rb"  year = [0-9]{4},\n"
     rb"  sha256 = [0-9a-f]{64},\n"
     rb"  arxiv-id = ([0-9]{4}\.[0-9]{4,5}|[a-z-]+(\.[A-Z]{2})?/[0-9]{7}),\n"
     rb"  arxiv-version = [1-9][0-9]{0,3},\n"
-    rb"  signature = (absent|verified,\n  key-id = [a-z0-9-]{1,64}),\n"
-    rb"\}\n\Z")
+    rb"  submitted-at = [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z,\n"
+    rb"  primary-cat = " + CAT + rb",\n"
+    rb"  cross-cats = (" + CAT + rb"( " + CAT + rb"){0,15})?,\n"
+    rb"  license = (https?://[A-Za-z0-9./_-]{1,200})?,\n"
+    rb"  title-sha256 = [0-9a-f]{64},\n"
+    rb"  abstract-sha256 = [0-9a-f]{64},\n"
+    rb"  signature = (absent|verified,\n  key-id = [a-z0-9-]{1,64},\n"
+    rb"  signature-hex = [0-9a-f]{128}),\n"
+    rb"\}\n"
+    rb"\\pithqrcode\{(?P<size>[0-9]+)\}\{\n(  [01]+\n)+\}\n\Z")
+
+
+def strict(out):
+    """STRICT, and the QR block is SIZE rows of SIZE modules."""
+    m = STRICT.match(out)
+    if not m:
+        return False
+    rows = out.split(b"\\pithqrcode{", 1)[1].split(b"\n")[1:-2]
+    size = int(m.group("size"))
+    return len(rows) == size and all(len(r) == size + 2 for r in rows)
+
+
+def with_field(data, path, value):
+    """*data* with the record field at *path* (a tuple of keys) set to *value*."""
+    record = copy.deepcopy(data.record)
+    node = record
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return data._replace(record=record)
 
 
 def test_readme_example_byte_for_byte():
@@ -43,18 +73,39 @@ def test_readme_example_byte_for_byte():
 
 def test_signed_form():
     out = render(SIGNED)
-    assert out.endswith(b"  signature = verified,\n  key-id = pith-v1-2026-05,\n}\n")
-    assert STRICT.match(out)
+    assert b"  signature = verified,\n  key-id = pith-v1-2026-05,\n  signature-hex = %s,\n}\n" \
+        % (b"5a" * 64) in out
+    assert strict(out)
+
+
+def test_qr_block_is_checked_apart_from_the_parse():
+    text = README_EXAMPLE.decode("ascii")
+    flipped = text.replace("  11111110011110111011101111111\n",
+                           "  11111110011110111011101111110\n", 1)
+    assert qr_block_matches(text, GOOD.number)
+    assert parse_include(flipped) == GOOD  # the shape is right ...
+    assert not qr_block_matches(flipped, GOOD.number)  # ... the modules are not
+    assert not qr_block_matches(text, recorded.vectors_with_record()[1]["number"])
+
+
+def test_record_rebuilt_from_the_include_hashes_to_its_sha256():
+    data = parse_include(README_EXAMPLE.decode("ascii"))
+    assert recorded.sha256_hex(data.record) == data.sha256
+    assert recorded.number_of(data.record) == data.number
 
 
 @pytest.mark.parametrize("v", recorded.vectors_with_record(), ids=lambda v: v["number"])
 def test_every_vector_renders_and_parses_back(v):
-    data = IncludeData(v["number"], v["year"], v["canonical_hash"], v["arxiv_id"],
-                       v["version"], "absent")
+    data = IncludeData(v["number"], v["year"], v["canonical_hash"], v["canonical_record"],
+                       "absent")
     out = render(data)
-    assert STRICT.match(out) and out.isascii()
-    assert parse_include(out.decode("ascii")) == data
-    signed = data._replace(signature="verified", key_id="pith-v1-2026-05")
+    assert strict(out) and out.isascii()
+    parsed = parse_include(out.decode("ascii"))
+    assert parsed == data
+    assert recorded.canonical_bytes(parsed.record) == recorded.canonical_bytes(
+        v["canonical_record"])
+    signed = data._replace(signature="verified", key_id="pith-v1-2026-05",
+                           signature_hex="0f" * 64)
     assert parse_include(render(signed).decode("ascii")) == signed
 
 
@@ -68,20 +119,52 @@ def test_every_vector_renders_and_parses_back(v):
     ("year", True),
     ("sha256", "77A6" + GOOD.sha256[4:]),
     ("sha256", GOOD.sha256[:-1]),
-    ("arxiv_id", "2509.03047}\\input{evil}"),
-    ("arxiv_id", "Fra\\\"{\\i}ss\\'{e}"),
-    ("arxiv_id", "2509.03047\n"),
-    ("arxiv_id", "2509.030"),
-    ("arxiv_id", "math/970720"),
-    ("arxiv_version", 0),
-    ("arxiv_version", 10000),
-    ("arxiv_version", "1"),
     ("signature", "maybe"),
     ("key_id", "x"),  # key-id with signature = absent
+    ("signature_hex", "ab" * 64),  # a signature with signature = absent
+    ("record", None),
+    ("record", {}),
 ])
 def test_bad_values_are_refused(field, value):
     with pytest.raises(IncludeRefused):
         render(GOOD._replace(**{field: value}))
+
+
+@pytest.mark.parametrize("path, value", [
+    (("source", "id"), "2509.03047}\\input{evil}"),
+    (("source", "id"), "Fra\\\"{\\i}ss\\'{e}"),
+    (("source", "id"), "2509.03047\n"),
+    (("source", "id"), "2509.030"),
+    (("source", "id"), "math/970720"),
+    (("source", "version"), 0),
+    (("source", "version"), 10000),
+    (("source", "version"), "1"),
+    (("metadata", "primary_cat"), "cs.DC}\\def\\x{"),
+    (("metadata", "primary_cat"), "cs DC"),
+    (("metadata", "primary_cat"), ""),
+    (("metadata", "cross_cats_sorted"), ["cs.AI", "cs,AI"]),
+    (("metadata", "cross_cats_sorted"), ["cs.AI", ""]),
+    (("metadata", "cross_cats_sorted"), ["cs.AI"] * 17),
+    (("metadata", "license"), "http://example.org/a b"),
+    (("metadata", "license"), "http://example.org/%7e"),
+    (("metadata", "license"), "https://example.org/#x"),
+    (("metadata", "license"), "ftp://example.org/"),
+    (("metadata", "license"), "http://example.org/\\input{x}"),
+    (("metadata", "submitted_at"), "2025-09-03 06:19:59Z"),
+    (("metadata", "title_canon_sha256"), "3AD4" + "0" * 60),
+    (("metadata", "abstract_canon_sha256"), "0" * 63),
+    (("schema_version",), "1.1"),
+    (("source", "kind"), "doi"),
+])
+def test_bad_record_fields_are_refused(path, value):
+    with pytest.raises(IncludeRefused):
+        render(with_field(GOOD, path, value))
+
+
+@pytest.mark.parametrize("signature_hex", [None, "", "AB" * 64, "ab" * 63, "ab" * 65, "g" * 128])
+def test_bad_signature_hex_refused(signature_hex):
+    with pytest.raises(IncludeRefused):
+        render(SIGNED._replace(signature_hex=signature_hex))
 
 
 @pytest.mark.parametrize("key_id", [None, "", "Pith-V1", "a" * 65, "k%y", "k y", "k\u00e9"])
@@ -94,19 +177,33 @@ tex_specials = st.sampled_from(list("\\{}%#$&~^_\n\r\t ,=") + ["\\input{x}", "\u
                                                                "\u2028", "\x00"])
 tex_text = st.lists(st.one_of(tex_specials, st.characters()), max_size=20).map("".join)
 near_valid = st.tuples(st.sampled_from([GOOD.number, "2025", GOOD.sha256, "2509.03047", "1",
-                                        "pith-v1-2026-05", "verified", "absent"]),
+                                        "pith-v1-2026-05", "verified", "absent", "cs.AI",
+                                        "http://creativecommons.org/licenses/by/4.0/"]),
                        tex_text).map(lambda t: t[0] + t[1])
 hostile = st.one_of(st.text(), tex_text, near_valid, st.integers(), st.none(), st.booleans(),
                     st.floats())
+RECORD_PATHS = [("source", "id"), ("source", "version"), ("metadata", "primary_cat"),
+                ("metadata", "license"), ("metadata", "submitted_at"),
+                ("metadata", "title_canon_sha256"), ("metadata", "abstract_canon_sha256")]
+
+
+def _hostile_data(where, value):
+    if type(where) is str:
+        return GOOD._replace(**{where: value})
+    if where == ("metadata", "cross_cats_sorted"):
+        return with_field(GOOD, where, ["cs.AI", value])
+    return with_field(GOOD, where, value)
 
 
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(field=st.sampled_from(IncludeData._fields), value=hostile)
-def test_whatever_a_response_contains_is_refused_or_strict_ascii(tmp_path, field, value):
+@given(where=st.sampled_from(list(IncludeData._fields) + RECORD_PATHS
+                             + [("metadata", "cross_cats_sorted")]),
+       value=hostile)
+def test_whatever_a_response_contains_is_refused_or_strict_ascii(tmp_path, where, value):
     target = tmp_path / "pith-number.tex"
     target.write_bytes(b"previous\n")
-    data = GOOD._replace(**{field: value})
+    data = _hostile_data(where, value)
     try:
         written = write_include(str(target), data)
     except IncludeRefused:
@@ -114,20 +211,28 @@ def test_whatever_a_response_contains_is_refused_or_strict_ascii(tmp_path, field
     else:
         out = target.read_bytes()
         assert written
-        assert out.isascii() and STRICT.match(out)
+        assert out.isascii() and strict(out)
         assert render(data) == out
     assert sorted(os.listdir(tmp_path)) == ["pith-number.tex"]
 
 
-@settings(max_examples=200, deadline=None)
+CATS = st.from_regex(r"\A[a-z-]{1,20}(\.[A-Za-z-]{1,20})?\Z")
+
+
+@settings(max_examples=100, deadline=None)
 @given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=26, max_size=26),
        st.integers(1000, 9999), st.binary(min_size=32, max_size=32),
        st.from_regex(r"\A([0-9]{4}\.[0-9]{4,5}|[a-z-]{1,10}(\.[A-Z]{2})?/[0-9]{7})\Z"),
-       st.integers(1, 9999))
-def test_valid_values_always_render(number, year, digest, arxiv_id, version):
-    data = IncludeData(number, year, digest.hex(), arxiv_id, version, "absent")
+       st.integers(1, 9999), CATS, st.lists(CATS, max_size=16),
+       st.from_regex(r"\A(https?://[A-Za-z0-9./_-]{1,200})?\Z"))
+def test_valid_values_always_render(number, year, digest, arxiv_id, version, primary, cross,
+                                    license):
+    record = copy.deepcopy(GOOD.record)
+    record["source"].update(id=arxiv_id, version=version)
+    record["metadata"].update(primary_cat=primary, cross_cats_sorted=cross, license=license)
+    data = IncludeData(number, year, digest.hex(), record, "absent")
     out = render(data)
-    assert STRICT.match(out)
+    assert strict(out)
     parsed = parse_include(out.decode())
     assert parsed == data
     assert render(parsed) == out  # deterministic: the same values from a parse, same bytes
@@ -206,12 +311,19 @@ def test_mode_of_existing_file_is_kept(tmp_path):
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace("year = 2025", "year =  2025"), "year"),
     (lambda t: t.replace("\n", "\r\n"), "line"),
-    (lambda t: t.replace("{1}", "{2}"), "format '2' is unknown"),
+    (lambda t: t.replace("{2}", "{1}"), "format '1' is unknown"),
+    (lambda t: t.replace("{2}", "{3}"), "format '3' is unknown"),
     (lambda t: t.replace("  signature = absent,\n", ""), "no signature key"),
-    (lambda t: t.replace("2509.03047", "25O9.03047"), "arxiv-id"),
+    (lambda t: t.replace("2509.03047", "25O9.03047"), "source.id"),
     (lambda t: t.replace("\\pithrecord", "\\pithnumber"), "no \\pithrecord"),
-    (lambda t: t.replace("}\n", ""), "never closed"),
+    (lambda t: t.split("}\n")[0], "never closed"),
     (lambda t: t.replace("year = 2025,", "year = 2025"), "line 5"),
+    (lambda t: t.replace("  cross-cats = cs.AI,\n", ""), "no cross-cats key"),
+    (lambda t: t.replace("cross-cats = cs.AI", "cross-cats = cs.AI "), "bad include: cross-cats"),
+    (lambda t: t.replace("primary-cat = cs.DC", "primary-cat = cs.DC~"), "bad include: primary-cat"),
+    (lambda t: t.replace("  11111110011110111011101111111\n", "  1111111001111011101110111111\n", 1),
+     "byte-for-byte"),  # a module missing: not the shape of a QR block
+    (lambda t: t.replace("\\pithqrcode{29}", "\\pithqr{29}"), "byte-for-byte"),
     (lambda t: t.replace("% Do not edit", "% Please edit"), "byte-for-byte"),
     (lambda t: t + "\\input{evil}\n", "byte-for-byte"),
 ])

@@ -187,3 +187,69 @@ def test_worst_exit_code():
     assert worst([]) == 0
     assert worst([0, 3, 0]) == 3
     assert worst([3, 1, 0]) == 1
+
+
+# -- format-2 includes: the record and the receipt's signature travel in the file ---------
+
+def _include_text(v=V, signature_hex=None, key_id=None):
+    from pith_tex.include import IncludeData, render
+    signed = signature_hex is not None
+    data = IncludeData(v["number"], v["year"], v["canonical_hash"], v["canonical_record"],
+                       "verified" if signed else "absent", key_id if signed else None,
+                       signature_hex)
+    return render(data).decode("ascii")
+
+
+def _verify_include(text, **kw):
+    from pith_tex.signatures import verify_include_text
+    return verify_include_text("pith-number.tex", text, **kw)
+
+
+def test_signed_include_verifies_its_own_signature(throwaway_key, ring):
+    priv, _ = throwaway_key
+    for v in recorded.vectors_with_record()[:5]:
+        sig = priv.sign(bytes.fromhex(v["canonical_hash"])).hex()
+        out = _verify_include(_include_text(v, sig, "test-key"), keyring=ring,
+                              require_signature=True)
+        assert out.exit_code == 0, out.outcome.checks
+        assert statuses(out.outcome) == {"include": OK, "record": OK, "hash": OK,
+                                         "derivation": OK, "year": OK, "signature": OK,
+                                         "qr": OK}
+        # the pinned key did not sign it: an unknown key id cannot be checked
+        assert _verify_include(_include_text(v, sig, "test-key")).exit_code == 3
+        flipped = sig[:10] + ("0" if sig[10] != "0" else "1") + sig[11:]
+        bad = _verify_include(_include_text(v, flipped, "test-key"), keyring=ring)
+        assert bad.exit_code == 1 and statuses(bad.outcome)["signature"] == FAIL
+
+
+def test_unsigned_include_warns_or_fails_on_require_signature():
+    out = _verify_include(_include_text())
+    assert out.exit_code == 0 and statuses(out.outcome)["signature"] == WARN
+    assert _verify_include(_include_text(), require_signature=True).exit_code == 1
+
+
+def test_real_signature_of_another_record_fails_with_pinned_key():
+    other = recorded.load_vectors()[31]
+    sig = base64.b64decode(other["signature_b64"]).hex()
+    out = _verify_include(_include_text(V, sig, recorded.PINNED_KEY_ID))
+    assert out.exit_code == 1 and statuses(out.outcome)["signature"] == FAIL
+
+
+@pytest.mark.parametrize("edit, failing", [
+    # a consistent-looking include whose record was edited: the hash gives it away
+    (lambda t: t.replace("submitted-at = 2025-09-03", "submitted-at = 2025-09-04"), "hash"),
+    (lambda t: t.replace("primary-cat = cs.DC", "primary-cat = cs.AI"), "hash"),
+    (lambda t: t.replace("cross-cats = cs.AI", "cross-cats = "), "hash"),
+    (lambda t: t.replace("year = 2025", "year = 2024"), "year"),
+])
+def test_edited_include_fails(edit, failing):
+    text = _include_text()
+    out = _verify_include(edit(text))
+    assert out.exit_code == 1 and statuses(out.outcome)[failing] == FAIL
+
+
+def test_include_with_another_number_fails_derivation_and_qr():
+    other = recorded.vectors_with_record()[1]["number"]
+    out = _verify_include(_include_text().replace(N, other))
+    assert out.exit_code == 1
+    assert statuses(out.outcome)["derivation"] == FAIL and statuses(out.outcome)["qr"] == FAIL
