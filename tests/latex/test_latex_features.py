@@ -13,8 +13,7 @@ from texrun import NUM, URL
 
 OTHER = "OZSQU6PZ6STJ7LG5TIDHTNXEHD"  # real: arXiv 0909.1015, year 2009
 
-SIGNED_INCLUDE = texrun.README_INCLUDE.replace(
-    "signature = absent,", "signature = verified,\n  key-id = pith-v1-2026-05,")
+SIGNED_INCLUDE = texrun.SIGNED_INCLUDE
 
 BLUE = b"0.08 0.27 0.52"  # the badge colour as the PDF operators write it
 
@@ -41,7 +40,9 @@ def test_no_include_warns_and_is_unverified(tmp_path):
     assert "Package pith Warning: No include 'pith-number.tex' found" in b.log
     assert "pith-tex fetch" in b.log
     assert texrun.info(b.pdf)["PithVerification"] == "unverified"
-    assert "PithSHA256" not in texrun.info(b.pdf)
+    for key in ("PithSHA256", "PithRecord", "PithKeyID", "PithSignature"):
+        assert key not in texrun.info(b.pdf)
+        assert key not in texrun.pdfinfo_custom(b.pdf)
     assert "verified" not in texrun.text(b.pdf)
 
 
@@ -56,6 +57,7 @@ def test_signed_include(tmp_path, route):
     assert f"pith:2025:{NUM}" in text
     assert "verified" in text and "hash verified" not in text
     assert "No include" not in b.log
+    texrun.check_record(b.pdf, signed=True)
 
 
 def test_unsigned_include_says_hash_verified(tmp_path):
@@ -63,6 +65,7 @@ def test_unsigned_include_says_hash_verified(tmp_path):
     assert b.ok, b.describe()
     assert "hash verified" in texrun.text(b.pdf)
     assert texrun.info(b.pdf)["PithVerification"] == "verified-unsigned"
+    texrun.check_record(b.pdf, signed=False)
 
 
 def test_include_without_pithnumber_uses_its_number(tmp_path):
@@ -101,14 +104,14 @@ def test_include_named_by_option_and_pithsetup(tmp_path):
 
 
 @pytest.mark.parametrize("bad,message", [
-    ("format", "has format '2'"),
+    ("format", "has format '1', which this pith.sty does not read"),
     ("key", "Unknown key 'title'"),
     ("value", "has the invalid value"),
 ])
 def test_broken_include_is_an_error(tmp_path, bad, message):
     inc = texrun.README_INCLUDE
     if bad == "format":
-        inc = inc.replace(r"\pithrecord{1}", r"\pithrecord{2}")
+        inc = inc.replace(r"\pithrecord{2}", r"\pithrecord{1}")
     elif bad == "key":
         inc = inc.replace("signature = absent,", "signature = absent,\n  title = X,")
     else:
@@ -260,6 +263,17 @@ def test_documentmetadata_xmp(tmp_path, route):
     assert f"<pith:url>{URL}</pith:url>" in xmp
     assert "<pith:verification>verified</pith:verification>" in xmp
     assert f"<dc:identifier>pith:2025:{NUM}</dc:identifier>" in xmp
+    assert f"<pith:sha256>{texrun.SHA}</pith:sha256>" in xmp
+    assert f"<pith:keyid>{texrun.KEY_ID}</pith:keyid>" in xmp
+    assert f"<pith:signature>{texrun.SIG_HEX}</pith:signature>" in xmp
+    import html
+    import xml.etree.ElementTree as ET
+    m = re.search(r"<pith:record>(.*?)</pith:record>", xmp, flags=re.S)
+    assert m, xmp
+    # XML character data: '"' may or may not be escaped; the text is the record.
+    record = ET.fromstring(f"<r>{m.group(1)}</r>").text
+    assert record == texrun.info(b.pdf)["PithRecord"], (record, html.unescape(m.group(1)))
+    texrun.check_record(b.pdf, signed=True)
 
 
 @pytest.mark.parametrize("docmeta", [False, True])

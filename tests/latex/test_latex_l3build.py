@@ -77,6 +77,8 @@ def test_l3build_covers_every_message() -> None:
         "no-number": "No Pith Number given",
         "late-number": "came after page 1",
         "include-used": "from include",
+        "qr-bad": "Invalid \\pithqrcode block",
+        "no-qr": "No QR code to draw",
     }
     assert names == set(probes), f"messages without a probe: {names ^ set(probes)}"
     missing = [n for n, s in probes.items() if s not in tlgs]

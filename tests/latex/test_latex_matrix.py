@@ -39,6 +39,8 @@ def check_pdf(b: texrun.Build, cls: str, route: str, mode: str,
     # pdfinfo sees the same keys (independent reader).
     custom = texrun.pdfinfo_custom(b.pdf)
     assert custom.get("PithNumber") == number, custom
+    if verification == "unverified":
+        assert "PithRecord" not in custom and "PithRecord" not in info, custom
 
     text = texrun.text(b.pdf, 1)
     assert number in text, f"{number!r} not extracted contiguously from page 1:\n{text}"
@@ -81,3 +83,4 @@ def test_matrix_with_include(tmp_path: Path, cls: str, route: str) -> None:
     assert info.get("PithSHA256") == texrun.SHA
     assert info.get("PithArXiv") == "2509.03047v1"
     assert "verified" in texrun.text(b.pdf, 1)
+    texrun.check_record(b.pdf, signed=False)

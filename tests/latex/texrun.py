@@ -8,6 +8,9 @@ that silently skips on a machine without TeX proves nothing.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -27,6 +30,14 @@ SHA = "77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23"
 # The README's include: the contract with the Python side.
 README_INCLUDE = readme_include()
 
+# A signed include: the README's with the receipt fields of format 2.  pith.sty
+# does not verify signatures (pith-tex fetch did), so any 128 hex digits do.
+KEY_ID = "pith-v1-2026-05"
+SIG_HEX = hashlib.sha512(b"pith-tex LaTeX tests: a placeholder signature").hexdigest()
+SIGNED_INCLUDE = README_INCLUDE.replace(
+    "signature = absent,",
+    f"signature = verified,\n  key-id = {KEY_ID},\n  signature-hex = {SIG_HEX},")
+
 ROUTES = ("pdflatex", "xelatex", "lualatex", "dvips")
 ARXIV_STAMP_X = 32.0  # right edge of arXiv's page-1 stamp band, in pt
 
@@ -36,7 +47,7 @@ _TOOLS = {
     "lualatex": ["lualatex"],
     "dvips": ["latex", "dvips", "ps2pdf"],
 }
-READ_TOOLS = ["pdfinfo", "pdftotext", "l3build"]
+READ_TOOLS = ["pdfinfo", "pdftotext", "l3build", "pdftoppm", "zbarimg"]
 
 
 def require_all() -> None:
@@ -138,3 +149,27 @@ def xmp(pdf: Path) -> str:
     if md is None:
         return ""
     return md.get_object().get_data().decode("utf-8", "replace")
+
+
+def check_record(pdf: Path, signed: bool) -> None:
+    """The record keys of an include build, read back by two readers: PithRecord
+    is canonical JSON byte for byte, hashes to PithSHA256, derives the number;
+    PithKeyID/PithSignature are there exactly when signed."""
+    custom = pdfinfo_custom(pdf)
+    meta = info(pdf)
+    rec = custom.get("PithRecord")
+    assert rec, custom
+    assert meta.get("PithRecord") == rec, (meta.get("PithRecord"), rec)
+    obj = json.loads(rec)
+    assert json.dumps(obj, sort_keys=True, separators=(",", ":")) == rec, rec
+    assert obj["schema_version"] == "1.0" and obj["source"]["kind"] == "arxiv"
+    assert type(obj["source"]["version"]) is int
+    digest = hashlib.sha256(rec.encode("ascii")).digest()
+    assert digest.hex() == custom.get("PithSHA256") == meta.get("PithSHA256")
+    assert base64.b32encode(digest).decode("ascii")[:26] == NUM
+    if signed:
+        assert custom.get("PithKeyID") == meta.get("PithKeyID") == KEY_ID, custom
+        assert custom.get("PithSignature") == meta.get("PithSignature") == SIG_HEX, custom
+    else:
+        for k in ("PithKeyID", "PithSignature"):
+            assert k not in custom and k not in meta, (k, custom)

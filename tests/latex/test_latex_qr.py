@@ -1,0 +1,166 @@
+"""The QR code of the Pith URL: drawn by pith.sty from the include's modules.
+
+Every check reads the rendered page back: poppler's pdftoppm rasterises page 1
+and zbar decodes what is really on it.  The expected text is computed here from
+the number alone (the upper-case Pith URL), not taken from the include.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import texdocs as docs
+import texrun
+from texrun import NUM, URL
+
+# What a phone must read: the Pith URL, upper case (QR alphanumeric mode).
+EXPECTED = ("https://pith.science/pith/" + NUM).upper()
+DPI = 150
+ROUTES = ("pdflatex", "xelatex", "dvips")
+CLASSES = ("article", "ieeetran")
+PLACEMENTS = {
+    "title": ("qr", "Some text.\n"),
+    "corner": ("qr,placement=corner", "Some text.\n"),
+    "manual": ("placement=manual", "Some text. \\pithqr\n"),
+}
+
+
+def render(pdf: Path, gray: bool = False) -> Path:
+    """Page 1 of pdf as an image at DPI (PNG, or binary PGM when gray)."""
+    out = pdf.with_name(pdf.stem + "-p1")
+    fmt = ["-gray"] if gray else ["-png"]
+    subprocess.run([texrun.tool("pdftoppm"), "-r", str(DPI), *fmt, "-f", "1", "-l", "1",
+                    "-singlefile", str(pdf), str(out)], check=True)
+    return out.with_suffix(".pgm" if gray else ".png")
+
+
+def decode(pdf: Path) -> list[str]:
+    """Every QR/bar code zbar finds on page 1 (exit 4 = none found)."""
+    p = subprocess.run([texrun.tool("zbarimg"), "--raw", "-q", str(render(pdf))],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.returncode in (0, 4), p.stderr
+    return [line for line in p.stdout.splitlines() if line]
+
+
+def read_pgm(path: Path) -> tuple[int, int, bytes]:
+    data = path.read_bytes()
+    m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    assert m, data[:40]
+    w, h = int(m.group(1)), int(m.group(2))
+    return w, h, data[m.end():m.end() + w * h]
+
+
+def build(tmp_path: Path, route: str, **kw) -> texrun.Build:
+    include = kw.pop("include", texrun.README_INCLUDE)
+    src = kw.pop("source", None) or docs.document(**kw)
+    b = texrun.compile_tex(tmp_path, src, route, include=include)
+    assert b.ok, b.describe()
+    return b
+
+
+@pytest.mark.parametrize("placement", list(PLACEMENTS))
+@pytest.mark.parametrize("cls", CLASSES)
+@pytest.mark.parametrize("route", ROUTES)
+def test_qr_decodes_to_the_pith_url(tmp_path, route, cls, placement):
+    options, body = PLACEMENTS[placement]
+    b = build(tmp_path, route, cls=cls, pith_options=options, body=body)
+    assert decode(b.pdf) == [EXPECTED]
+    assert "No QR code" not in b.log
+    # The code is a link to the Pith URL too (hyperref is loaded after pith).
+    pith_links = [u for u, _ in texrun.link_annots(b.pdf) if "pith.science" in u]
+    expected_links = 1 if placement == "manual" else 2  # badge + code
+    assert pith_links == [URL] * expected_links, pith_links
+    for u, rect in texrun.link_annots(b.pdf):
+        assert min(rect[0], rect[2]) >= texrun.ARXIV_STAMP_X, rect
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_corner_code_is_under_the_stamp_and_clear_of_arxiv_band(tmp_path, route):
+    b = build(tmp_path, route, pith_options="qr,placement=corner", mode="none")
+    assert decode(b.pdf) == [EXPECTED]
+    w, h, px = read_pgm(render(b.pdf, gray=True))
+    stamp = [wd for wd in texrun.words(b.pdf) if "pith:" in wd[0]]
+    assert len(stamp) == 1, stamp
+    scale = DPI / 72.0
+    # Dark pixels right of the text block (x > 450 pt on letter paper, the
+    # article's right margin): the stamp's frame and the code.
+    x_min = int(450 * scale)
+    cols = [x for y in range(h // 3) for x in range(x_min, w) if px[y * w + x] < 128]
+    rows = [y for y in range(h // 3) for x in range(x_min, w) if px[y * w + x] < 128]
+    assert cols and min(cols) / scale >= texrun.ARXIV_STAMP_X
+    assert max(cols) / scale <= texrun.mediabox(b.pdf)[2]
+    # The code reaches well below the stamp's text (it hangs under it).
+    assert max(rows) / scale > stamp[0][4] + 20, (max(rows) / scale, stamp[0])
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_no_include_one_warning_and_no_code(tmp_path, route):
+    b = build(tmp_path, route, include=None, pith_options="qr",
+              body="Some text. \\pithqr\n")
+    log = re.sub(r"\n\(pith\)\s+", " ", b.log)
+    assert log.count("Package pith Warning: No QR code to draw") == 1, log
+    assert "no include 'pith-number.tex' was found" in log
+    assert "pith-tex fetch" in log
+    assert decode(b.pdf) == []
+    # The badge and the metadata are there as without the option.
+    assert texrun.info(b.pdf)["PithVerification"] == "unverified"
+    assert f"pith:{NUM}" in texrun.text(b.pdf)
+
+
+def test_include_false_says_so(tmp_path):
+    b = build(tmp_path, "pdflatex", pith_options="qr,include=false")
+    log = re.sub(r"\n\(pith\)\s+", " ", b.log)
+    assert log.count("No QR code to draw") == 1
+    assert "(include=false)" in log
+    assert decode(b.pdf) == []
+
+
+def test_bad_qr_block_is_an_error_and_draws_nothing(tmp_path):
+    inc = texrun.README_INCLUDE.replace(r"\pithqrcode{29}", r"\pithqrcode{30}")
+    src = docs.document(pith_options="qr")
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=inc)
+    assert not b.ok
+    assert "Invalid \\pithqrcode block" in b.log
+
+
+@pytest.mark.parametrize("size_cm", [2.0, 3.0])
+@pytest.mark.parametrize("route", ROUTES)
+def test_size_is_qr_size_with_a_four_module_quiet_zone(tmp_path, route, size_cm):
+    """Two marker rules either side of \\pithqr: the gap between them is the
+    whole symbol with its quiet zone (qr-size); the dark modules between them
+    span 29 of its 37 modules, 4 light modules from each marker."""
+    opt = "" if size_cm == 2.0 else f"qr-size={size_cm}cm"  # 2 cm is the default
+    src = ("\\documentclass{article}\n"
+           f"\\usepackage[placement=manual]{{pith}}\\pithsetup{{{opt}}}\n"
+           f"\\pithnumber{{{NUM}}}\\pagestyle{{empty}}\n"
+           "\\begin{document}\\noindent\n"
+           "\\vrule width 2pt height 5cm depth 1cm\\pithqr\\vrule width 2pt height 5cm depth 1cm\n"
+           "\\end{document}\n")
+    b = build(tmp_path, route, source=src)
+    assert decode(b.pdf) == [EXPECTED]
+    w, h, px = read_pgm(render(b.pdf, gray=True))
+    scale = DPI / 72.0
+    size_pt = size_cm / 2.54 * 72
+    module = size_pt / 37
+    # Columns with any dark pixel, grouped into runs: the first and the last
+    # run are the markers, everything dark between them is the code.
+    cols = [x for x in range(w) if any(px[y * w + x] < 128 for y in range(h))]
+    runs: list[list[int]] = []
+    for x in cols:
+        if runs and x == runs[-1][-1] + 1:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    assert len(runs) >= 3, runs
+    left_end, right_start = runs[0][-1] + 1, runs[-1][0]
+    inner = [x for r in runs[1:-1] for x in r]
+    # Gap between the markers = the whole symbol with its quiet zone.
+    assert abs((right_start - left_end) / scale - size_pt) < 2.0, (left_end, right_start)
+    # The dark modules span 29 of the 37 modules, 4 light ones each side.
+    assert abs((inner[-1] - inner[0] + 1) / scale - 29 * module) < 1.5, (inner[0], inner[-1])
+    assert abs((inner[0] - left_end) / scale - 4 * module) < 1.5
+    assert abs((right_start - inner[-1] - 1) / scale - 4 * module) < 1.5
