@@ -1,11 +1,14 @@
 """Verify many files fast: the hot path of ``pith-tex verify DIR``.
 
 Each file becomes its report form: a line (:func:`pith_tex.report.file_line`) or a JSON
-dict (:func:`pith_tex.report.file_json`).  For lines, each JSON file is read and parsed
-once (:func:`pith_tex.verify.load_json_file`); a resolver JSON record is first tried with
-:func:`verified_record_obj`, which builds no check or message when every check passes
-(the usual case); any other document, and any record that does not pass, goes through
-the full :func:`pith_tex.verify.verify_json_obj` with the same parsed value.  Lines are
+dict (:func:`pith_tex.report.file_json`).  Includes (``.tex``) and PDFs (``.pdf``) go to
+:func:`pith_tex.verify.verify_file`.  For lines, each other file is read and parsed once
+(:func:`pith_tex.verify.load_json_file`; a file that is not JSON then goes to
+``verify_file`` too, which also reads a PDF by another name); a resolver JSON record is
+first tried with :func:`verified_record_obj`, which builds no check or message when every
+check passes (the usual case); any other document, and any record that does not pass,
+goes through the full :func:`pith_tex.verify.verify_json_obj` with the same parsed
+value.  Lines are
 handed to the sink in batches (with ``PYTHONUNBUFFERED`` set, every write to stdout is a
 system call).
 
@@ -98,12 +101,12 @@ def _results(paths: Sequence[str], require_signature: bool,
             yield r.exit_code, file_json(r)
         return
     for p in paths:
-        if p.endswith(".tex"):
+        if p.endswith(".tex") or p[-4:].lower() == ".pdf":
             r = verify_file(p, require_signature=require_signature)
         else:  # read and parse once, for the lean check and, if it does not pass, the full one
             obj, failed = load_json_file(p)
-            if failed is not None:
-                r = failed
+            if failed is not None:  # not JSON: verify_file decides (a PDF by another name?)
+                r = verify_file(p, require_signature=require_signature)
             else:
                 number = verified_record_obj(p, obj)
                 if number is not None:

@@ -3,7 +3,8 @@
 The command line is defined with click in :mod:`pith_tex.commands`.  Importing click
 costs more than verifying a record, so :data:`main` first looks for the plain form
 ``verify [--json] [--require-signature] PATH...`` (every path an existing, readable file
-or directory) and runs :func:`verify_command` itself; every other command line (help,
+or directory: resolver JSON, bundles, includes, PDFs) and runs :func:`verify_command`
+itself (a PDF imports pypdf then, never click); every other command line (help,
 ``--version``, ``fetch``, anything click would reject or treat specially) goes to click.
 Both paths run the same :func:`verify_command` under the same :func:`run_guarded`, so
 their output and exit codes are identical (``tests/python/test_py_cli.py`` checks it).

@@ -30,9 +30,15 @@ stderr).  ``fetch``::
 
     {"command": "verify", "exit_code": 0, "verdict": "...",
      "summary": {"files": N, "verified": N, "failed": N, "could_not_check": N},
-     "files": [{"path": "...", "kind": "record" | "bundle" | "include" | "unknown",
+     "files": [{"path": "...", "kind": "record" | "bundle" | "include" | "pdf" | "unknown",
                 "number": "NUM" | null, "exit_code": 0, "verdict": "...",
                 "checks": [...], "error": null | "..."}, ...]}
+
+A PDF (kind ``"pdf"``) has the checks ``pdf``, ``record``, ``hash``, ``derivation``,
+``year``, ``signature``, ``url``, ``arxiv``, ``state``, ``badge`` (see
+:mod:`pith_tex.pdf`), or the ``pdf`` check alone (an error) when the PDF carries no
+verified Pith metadata; a file that is not a readable PDF has no checks and an
+``error``.
 """
 
 from __future__ import annotations

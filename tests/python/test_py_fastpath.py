@@ -1,7 +1,8 @@
 """The fast paths of ``pith-tex verify`` give exactly what the general paths give.
 
 1. ``pith_tex.cli.main`` runs a plain ``verify [--json] [--require-signature] PATH...``
-   without click; every other command line goes to click.  Each argv of a table is run
+   (resolver JSON, bundles, includes, PDFs) without click; every other command line goes
+   to click.  Each argv of a table is run
    both ways in a subprocess: stdout, stderr and the exit code must be byte-identical.
 2. ``verify DIR`` prints a passing record's line from ``verified_record_obj`` (no check
    objects); on a table of damaged files it must agree with ``verify_file``.
@@ -51,7 +52,7 @@ def files(tmp_path, mirror):
     from pith_tex.include import IncludeData, render
 
     with open(tex, "wb") as f:
-        f.write(render(IncludeData(N, 2025, V["canonical_hash"], "2509.03047", 1, "absent")))
+        f.write(render(IncludeData(N, 2025, V["canonical_hash"], V["canonical_record"], "absent")))
     os.makedirs(os.path.join(d, "empty"))
     return {
         "rec": rec,
@@ -63,7 +64,33 @@ def files(tmp_path, mirror):
         "tex": tex,
         "empty": os.path.join(d, "empty"),
         "missing": os.path.join(d, "missing.json"),
+        "pdf": blank_pdf(os.path.join(d, "paper.pdf"), pith_info(V)),
+        "nopith": blank_pdf(os.path.join(d, "nopith.pdf"), {"/Title": "A Paper"}),
+        "notpdf": write(os.path.join(d, "x", "fake.pdf"), b"<html></html>\n"),
+        "pdfbin": blank_pdf(os.path.join(d, "paper.bin"), pith_info(V)),
     }
+
+
+def pith_info(v):
+    """The Info keys pith.sty writes for a verified, unsigned include of *v* (README)."""
+    src = v["canonical_record"]["source"]
+    return {"/PithNumber": "pith:%d:%s" % (v["year"], v["number"]),
+            "/PithURL": "https://pith.science/pith/" + v["number"],
+            "/PithVerification": "verified-unsigned", "/PithSHA256": v["canonical_hash"],
+            "/PithArXiv": "%sv%d" % (src["id"], src["version"]),
+            "/PithRecord": recorded.canonical_bytes(v["canonical_record"]).decode("ascii")}
+
+
+def blank_pdf(path, info):
+    """A one-page PDF without text (so no visible badge: a warning) made by pypdf."""
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(612, 792)
+    w.add_metadata(info)
+    with open(path, "wb") as f:
+        w.write(f)
+    return path
 
 
 ARGVS = [
@@ -90,8 +117,20 @@ ARGVS = [
     ["verify", "--json=1", "rec"],
     ["--version"],
     ["verif", "rec"],
+    ["verify", "pdf"],
+    ["verify", "--json", "pdf"],
+    ["verify", "--require-signature", "pdf"],
+    ["verify", "nopith"],
+    ["verify", "notpdf", "--json"],
+    ["verify", "pdfbin"],
+    ["verify", "rec", "pdf", "tex", "notpdf"],
+    ["verify", "--json", "rec", "pdf", "nopith"],
 ]
-PLAIN = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}  # indexes run without click
+# indexes run without click
+PLAIN = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 23, 24, 25, 26, 27, 28, 29, 30}
+# the exit codes of the PDF forms: a blank page (badge warning, no receipt), no Pith keys,
+# not a PDF
+PDF_CODES = {23: 0, 24: 0, 25: 1, 26: 3, 27: 3, 28: 0, 29: 3, 30: 3}
 
 
 def _run(code, argv):
@@ -108,6 +147,8 @@ def test_fast_path_and_click_are_identical(files, i):
     assert marker == (b"0" if i in PLAIN and err.isascii() else b"1")
     assert (fast.returncode, fast.stdout, err) == (slow.returncode, slow.stdout, slow.stderr)
     assert slow.returncode in (0, 1, 2, 3)
+    if i in PDF_CODES:
+        assert slow.returncode == PDF_CODES[i], (slow.stdout, slow.stderr)
 
 
 def test_completion_env_goes_to_click(files, monkeypatch):

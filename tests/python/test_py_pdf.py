@@ -1,0 +1,532 @@
+"""``pith-tex verify paper.pdf``: real PDFs compiled with pith.sty and a format-2 include,
+and copies of them altered with pypdf (the metadata edited, the signature flipped, the
+keys removed, ...).
+
+The PDFs are compiled from the real vectors (``tests/vectors/pith-numbers.jsonl``) with
+the shared build helper (``tests/support/texbuild.py``: a private copy of
+``latex/pith.sty`` beside the document); a missing TeX program is a failure, never a
+skip.  Command-line tests run the installed ``pith-tex`` console script in a subprocess.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, Optional
+
+import pytest
+
+import recorded
+import texbuild
+from pith_tex.include import IncludeData, render
+from pith_tex.keys import Keyring
+from pith_tex.pdf import verify_pdf, visible_numbers
+from pith_tex.verify import ERROR, FAIL, OK, WARN
+
+VECTORS = recorded.vectors_with_record()
+V = VECTORS[0]  # arXiv:2509.03047, 2025
+N = V["number"]
+V2 = next(v for v in VECTORS[1:] if v["number"] != N)
+N2 = V2["number"]
+# Real receipts whose records are not published: a genuine signature by the pinned key,
+# over another digest.
+SIGNED_ELSEWHERE = [v for v in recorded.load_vectors()
+                    if v.get("signature_b64") and v.get("canonical_hash")]
+
+UNSIGNED_CHECKS = {"pdf": OK, "record": OK, "hash": OK, "derivation": OK, "year": OK,
+                   "signature": WARN, "url": OK, "arxiv": OK, "state": OK, "badge": OK}
+ORDER = ["pdf", "record", "hash", "derivation", "year", "signature", "url", "arxiv",
+         "state", "badge"]
+
+
+def _console_script() -> str:
+    beside = os.path.join(os.path.dirname(sys.executable), "pith-tex")
+    found = beside if os.path.exists(beside) else shutil.which("pith-tex")
+    assert found, "the pith-tex console script is not installed (pip install -e .)"
+    return found
+
+
+PITH_TEX = _console_script()
+
+
+def cli(*args: Any) -> subprocess.CompletedProcess:
+    return subprocess.run([PITH_TEX, *map(str, args)], capture_output=True, text=True)
+
+
+def cli_json(path: Any, *flags: str):
+    """(exit code, the file's JSON report, stderr) of ``pith-tex verify --json PATH``."""
+    r = cli("verify", "--json", *flags, path)
+    doc = json.loads(r.stdout)
+    assert doc["exit_code"] == r.returncode and len(doc["files"]) == 1
+    return r.returncode, doc["files"][0], r.stderr
+
+
+def statuses(checks) -> Dict[str, str]:
+    if checks and isinstance(checks[0], dict):
+        return {c["name"]: c["status"] for c in checks}
+    return {c.name: c.status for c in checks}
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    return lines[0]
+
+
+# -- building the PDFs ------------------------------------------------------------------
+
+def include_text(v: Dict[str, Any], key_id: Optional[str] = None,
+                 signature_hex: Optional[str] = None) -> str:
+    data = IncludeData(v["number"], v["year"], v["canonical_hash"], v["canonical_record"],
+                       "verified" if key_id else "absent", key_id, signature_hex)
+    return render(data).decode("ascii")
+
+
+def article(number: str, options: str = "") -> str:
+    return (
+        "\\documentclass{article}\n"
+        "\\usepackage%s{pith}\n"
+        "\\pithnumber{%s}\n"
+        "\\title{A Paper}\\author{A. Author}\\date{}\n"
+        "\\begin{document}\n\\maketitle\nSome text.\n\\end{document}\n"
+        % ("[%s]" % options if options else "", number))
+
+
+def claims(v: Dict[str, Any], key_id: Optional[str] = None,
+           signature_hex: Optional[str] = None) -> Dict[str, str]:
+    """The Info keys the README's contract says pith.sty writes for an include of *v*."""
+    src = v["canonical_record"]["source"]
+    out = {
+        "/PithNumber": "pith:%d:%s" % (v["year"], v["number"]),
+        "/PithURL": "https://pith.science/pith/" + v["number"],
+        "/PithVerification": "verified" if key_id else "verified-unsigned",
+        "/PithSHA256": v["canonical_hash"],
+        "/PithArXiv": "%sv%d" % (src["id"], src["version"]),
+        "/PithRecord": recorded.canonical_bytes(v["canonical_record"]).decode("ascii"),
+    }
+    if key_id:
+        out["/PithKeyID"] = key_id
+        out["/PithSignature"] = signature_hex
+    return out
+
+
+def info(path: Path) -> Dict[str, str]:
+    from pypdf import PdfReader
+
+    meta = PdfReader(str(path)).metadata or {}
+    return {k: str(meta[k]) for k in meta}
+
+
+def altered(src: Path, dst: Path, change: Callable[[Dict[str, str]], Any]) -> Path:
+    """A copy of *src* (pypdf clone) whose Info dictionary *change* has edited."""
+    from pypdf import PdfWriter
+
+    meta = info(src)
+    change(meta)
+    w = PdfWriter(clone_from=str(src))
+    w.metadata = meta
+    with open(dst, "wb") as f:
+        w.write(f)
+    return dst
+
+
+def blank_pdf(dst: Path, meta: Dict[str, str]) -> Path:
+    """A one-page PDF with no text, written by pypdf, with *meta* as its Info keys."""
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(612, 792)
+    w.add_metadata(meta)
+    with open(dst, "wb") as f:
+        w.write(f)
+    return dst
+
+
+class Papers:
+    """Compiled PDFs, built on first use (once per module and worker)."""
+
+    def __init__(self, root: Path, key) -> None:
+        self.root = root
+        self.priv, raw = key
+        self.ring = Keyring({"test-key": raw})
+        self.sig_hex = self.priv.sign(bytes.fromhex(V["canonical_hash"])).hex()
+        self._built: Dict[str, Path] = {}
+
+    def get(self, name: str) -> Path:
+        if name not in self._built:
+            route, number, options, include = {
+                "pdflatex": ("pdflatex", N, "", include_text(V)),
+                "xelatex": ("xelatex", N, "", include_text(V)),
+                "dvips": ("dvips", N, "", include_text(V)),
+                "signed": ("pdflatex", N, "", include_text(V, "test-key", self.sig_hex)),
+                "hide": ("pdflatex", N, "hide", include_text(V)),
+                "corner": ("pdflatex", N, "placement=corner", include_text(V)),
+                "noinclude": ("pdflatex", N, "", None),
+            }[name]
+            b = texbuild.compile_tex(self.root / name, article(number, options), route,
+                                     include=include)
+            assert b.ok, b.describe()
+            self._built[name] = b.pdf
+        return self._built[name]
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory, throwaway_key) -> Papers:
+    return Papers(tmp_path_factory.mktemp("papers"), throwaway_key)
+
+
+# -- genuine compiled PDFs ----------------------------------------------------------------
+
+@pytest.mark.parametrize("route", ["pdflatex", "xelatex", "dvips"])
+def test_compiled_pdf_verifies(papers, route):
+    pdf = papers.get(route)
+    meta = info(pdf)
+    for k, v in claims(V).items():  # the contract, as read back by pypdf
+        assert meta[k] == v, k
+    r = cli("verify", pdf)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert [(l[:6].strip(), l[6:18].strip()) for l in lines[:-1]] == [
+        (UNSIGNED_CHECKS[n].upper(), n) for n in ORDER]
+    assert lines[-1] == "verified" and r.stderr == ""
+    assert "OK    badge       page 1 shows pith:2025:%s" % N in lines
+    assert "OK    derivation  base32(sha256)[:26] = %s" % N in lines
+    code, f, _ = cli_json(pdf)
+    assert code == 0 and f["kind"] == "pdf" and f["number"] == N
+    assert [c["name"] for c in f["checks"]] == ORDER
+    assert statuses(f["checks"]) == UNSIGNED_CHECKS
+    r = cli("verify", "--require-signature", pdf)
+    assert r.returncode == 1
+    assert one_error_line(r.stderr).startswith(
+        "error: verification failed: %s: signature: the PDF carries no receipt signature" % pdf)
+
+
+def test_corner_placement_badge_is_found(papers):
+    code, f, _ = cli_json(papers.get("corner"))
+    assert code == 0 and statuses(f["checks"]) == UNSIGNED_CHECKS
+
+
+def test_signed_pdf_with_library_keyring(papers):
+    pdf = papers.get("signed")
+    meta = info(pdf)
+    assert meta["/PithKeyID"] == "test-key" and meta["/PithSignature"] == papers.sig_hex
+    assert meta["/PithVerification"] == "verified"
+    for req in (False, True):
+        out = verify_pdf(str(pdf), require_signature=req, keyring=papers.ring)
+        assert out.kind == "pdf" and out.exit_code == 0, out
+        assert statuses(out.outcome.checks) == dict(UNSIGNED_CHECKS, signature=OK)
+        assert out.outcome.signature == "verified" and out.outcome.key_id == "test-key"
+    # The command line knows only the pinned key: test-key cannot be checked.
+    assert verify_pdf(str(pdf)).exit_code == 3
+    code, f, err = cli_json(pdf)
+    assert code == 3
+    assert statuses(f["checks"])["signature"] == ERROR
+    assert "unknown key id 'test-key'" in one_error_line(err)
+
+
+def test_signature_flipped(papers, tmp_path):
+    pdf = papers.get("signed")
+    for i in (0, 77, 127):
+        def flip(m, i=i):
+            s = m["/PithSignature"]
+            m["/PithSignature"] = s[:i] + ("0" if s[i] != "0" else "1") + s[i + 1:]
+
+        bad = altered(pdf, tmp_path / ("flip%d.pdf" % i), flip)
+        out = verify_pdf(str(bad), keyring=papers.ring)
+        assert out.exit_code == 1
+        assert statuses(out.outcome.checks)["signature"] == FAIL
+        assert statuses(out.outcome.checks)["hash"] == OK
+
+
+def test_real_signature_of_another_record(papers, tmp_path):
+    import base64
+
+    assert SIGNED_ELSEWHERE
+    for k, sv in enumerate(SIGNED_ELSEWHERE[:3]):
+        sig_hex = base64.b64decode(sv["signature_b64"]).hex()
+
+        def put(m, sig_hex=sig_hex):
+            m.update({"/PithKeyID": "pith-v1-2026-05", "/PithSignature": sig_hex,
+                      "/PithVerification": "verified"})
+
+        bad = altered(papers.get("pdflatex"), tmp_path / ("other%d.pdf" % k), put)
+        code, f, err = cli_json(bad)
+        assert code == 1, f
+        st = statuses(f["checks"])
+        assert st["signature"] == FAIL and st["hash"] == OK and st["derivation"] == OK
+        assert "signature: the Ed25519 receipt by pith-v1-2026-05 does not verify" in \
+            one_error_line(err)
+
+
+def test_record_edited(papers, tmp_path):
+    def edit(m):
+        rec = json.loads(m["/PithRecord"])
+        rec["metadata"]["license"] = "http://creativecommons.org/licenses/by/4.0/"
+        m["/PithRecord"] = recorded.canonical_bytes(rec).decode("ascii")
+
+    bad = altered(papers.get("pdflatex"), tmp_path / "edited.pdf", edit)
+    code, f, err = cli_json(bad)
+    assert code == 1
+    st = statuses(f["checks"])
+    assert st["record"] == OK and st["hash"] == FAIL and st["derivation"] == FAIL
+    assert ": hash: canonical_record hashes to " in one_error_line(err)
+
+
+def test_record_version_edited_with_hash_recomputed(papers, tmp_path):
+    """The digest claimed follows the edited record: now the number does not."""
+    def edit(m):
+        rec = json.loads(m["/PithRecord"])
+        rec["source"]["version"] = 2
+        m["/PithRecord"] = recorded.canonical_bytes(rec).decode("ascii")
+        m["/PithSHA256"] = recorded.sha256_hex(rec)
+        m["/PithArXiv"] = "2509.03047v2"
+
+    code, f, _ = cli_json(altered(papers.get("pdflatex"), tmp_path / "v2.pdf", edit))
+    assert code == 1
+    st = statuses(f["checks"])
+    assert st["hash"] == OK and st["derivation"] == FAIL and st["arxiv"] == OK
+
+
+def test_record_is_reserialised_not_hashed_as_received(papers, tmp_path):
+    def reorder(m):
+        rec = json.loads(m["/PithRecord"])
+        m["/PithRecord"] = json.dumps(dict(reversed(list(rec.items()))), indent=1)
+
+    ok = altered(papers.get("pdflatex"), tmp_path / "reordered.pdf", reorder)
+    assert cli("verify", ok).returncode == 0
+
+
+def test_number_swapped(papers, tmp_path):
+    def swap(m):
+        m["/PithNumber"] = "pith:%d:%s" % (V2["year"], N2)
+        m["/PithURL"] = "https://pith.science/pith/" + N2
+
+    code, f, err = cli_json(altered(papers.get("pdflatex"), tmp_path / "swap.pdf", swap))
+    assert code == 1 and f["number"] == N2
+    st = statuses(f["checks"])
+    assert st["hash"] == OK and st["derivation"] == FAIL and st["url"] == OK
+    assert st["badge"] == FAIL  # page 1 still shows N
+    assert "derivation: base32(sha256)[:26] = %s, not %s" % (N, N2) in one_error_line(err)
+
+
+def test_only_the_url_or_arxiv_changed(papers, tmp_path):
+    pdf = papers.get("pdflatex")
+    bad = altered(pdf, tmp_path / "url.pdf",
+                  lambda m: m.update({"/PithURL": "https://example.org/pith/" + N}))
+    code, f, _ = cli_json(bad)
+    assert code == 1 and statuses(f["checks"]) == dict(UNSIGNED_CHECKS, url=FAIL)
+    bad = altered(pdf, tmp_path / "arxiv.pdf", lambda m: m.update({"/PithArXiv": "2509.03047v2"}))
+    code, f, _ = cli_json(bad)
+    assert code == 1 and statuses(f["checks"]) == dict(UNSIGNED_CHECKS, arxiv=FAIL)
+
+
+def test_metadata_of_another_record_under_the_original_badge(papers, tmp_path):
+    def replace(m):
+        for k in list(m):
+            if k.startswith("/Pith"):
+                del m[k]
+        m.update(claims(V2))
+
+    code, f, err = cli_json(altered(papers.get("pdflatex"), tmp_path / "other.pdf", replace))
+    assert code == 1 and f["number"] == N2
+    assert statuses(f["checks"]) == dict(UNSIGNED_CHECKS, badge=FAIL)
+    assert ("badge: page 1 shows pith:2025:%s, but the metadata says pith:%d:%s"
+            % (N, V2["year"], N2)) in one_error_line(err)
+
+
+def test_verification_state_must_match_the_signature(papers, tmp_path):
+    bad = altered(papers.get("pdflatex"), tmp_path / "claims-signed.pdf",
+                  lambda m: m.update({"/PithVerification": "verified"}))
+    code, f, _ = cli_json(bad)
+    assert code == 1 and statuses(f["checks"]) == dict(UNSIGNED_CHECKS, state=FAIL)
+    bad = altered(papers.get("signed"), tmp_path / "claims-unsigned.pdf",
+                  lambda m: m.update({"/PithVerification": "verified-unsigned"}))
+    out = verify_pdf(str(bad), keyring=papers.ring)
+    assert out.exit_code == 1
+    assert statuses(out.outcome.checks) == dict(UNSIGNED_CHECKS, signature=OK, state=FAIL)
+
+
+def test_hidden_badge_warns(papers):
+    r = cli("verify", papers.get("hide"))
+    assert r.returncode == 0 and r.stderr == ""
+    assert "WARN  badge       page 1 shows no pith:NUMBER badge" in r.stdout
+    code, f, _ = cli_json(papers.get("hide"))
+    assert statuses(f["checks"]) == dict(UNSIGNED_CHECKS, badge=WARN)
+
+
+# -- PDFs that cannot be checked ------------------------------------------------------------
+
+def test_all_pith_keys_removed(papers, tmp_path):
+    def strip(m):
+        for k in list(m):
+            if k.startswith("/Pith"):
+                del m[k]
+
+    bad = altered(papers.get("pdflatex"), tmp_path / "stripped.pdf", strip)
+    r = cli("verify", bad)
+    assert r.returncode == 3
+    assert r.stdout.startswith("ERROR pdf         the PDF carries no Pith metadata")
+    assert "was it compiled with \\usepackage{pith}?" in one_error_line(r.stderr)
+    code, f, _ = cli_json(bad)
+    assert code == 3 and statuses(f["checks"]) == {"pdf": ERROR}
+
+
+def test_compiled_without_include(papers):
+    pdf = papers.get("noinclude")
+    assert info(pdf)["/PithVerification"] == "unverified"
+    r = cli("verify", pdf)
+    assert r.returncode == 3
+    line = one_error_line(r.stderr)
+    assert "PithVerification is unverified" in line and "run pith-tex fetch and recompile" in line
+    code, f, _ = cli_json(pdf)
+    assert code == 3 and f["number"] == N and statuses(f["checks"]) == {"pdf": ERROR}
+
+
+@pytest.mark.parametrize("case", ["no record", "no sha", "record not json", "bad state",
+                                  "record not a dict"])
+def test_malformed_metadata(papers, tmp_path, case):
+    change = {
+        "no record": lambda m: m.pop("/PithRecord"),
+        "no sha": lambda m: m.pop("/PithSHA256"),
+        "record not json": lambda m: m.update({"/PithRecord": m["/PithRecord"][:-1]}),
+        "bad state": lambda m: m.update({"/PithVerification": "trust-me"}),
+        "record not a dict": lambda m: m.update({"/PithRecord": "[1, 2]"}),
+    }[case]
+    bad = altered(papers.get("pdflatex"), tmp_path / "bad.pdf", change)
+    code, f, err = cli_json(bad)
+    assert code == 3, f
+    one_error_line(err)
+    if case == "no record":
+        assert "no PithRecord" in err and "run pith-tex fetch and recompile" in err
+    if case == "no sha":
+        assert "lacks the Pith key PithSHA256" in err
+    if case == "record not a dict":
+        assert "PithRecord is not a JSON object" in err
+
+
+def test_not_a_pdf_truncated_encrypted(papers, tmp_path):
+    from pypdf import PdfWriter
+
+    good = papers.get("pdflatex").read_bytes()
+    fake = tmp_path / "x.pdf"
+    fake.write_bytes(b"<html>not a pdf</html>\n")
+    half = tmp_path / "half.pdf"
+    half.write_bytes(good[: len(good) // 2])
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(b"")
+    enc = tmp_path / "enc.pdf"
+    w = PdfWriter(clone_from=str(papers.get("pdflatex")))
+    w.encrypt("owner-and-user", algorithm="RC4-128")
+    with open(enc, "wb") as f:
+        w.write(f)
+    for path, why in [(fake, "not a PDF"), (half, "truncated"), (empty, "not a PDF"),
+                      (enc, "encrypted")]:
+        r = cli("verify", path)
+        assert r.returncode == 3, (path, r.stdout, r.stderr)
+        assert why in one_error_line(r.stderr), r.stderr
+        assert "Traceback" not in r.stderr
+        code, f, _ = cli_json(path)
+        assert code == 3 and f["kind"] == "pdf" and f["checks"] == [] and why in f["error"]
+
+
+def test_garbage_inside_a_pdf_is_could_not_check(tmp_path, papers):
+    good = papers.get("pdflatex").read_bytes()
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(good[:9] + b"\x00" * (len(good) - 20) + good[-11:])
+    r = cli("verify", broken)
+    assert r.returncode == 3 and "Traceback" not in r.stderr
+    one_error_line(r.stderr)
+
+
+# -- dispatch: suffix, magic, several paths ----------------------------------------------
+
+def test_pdf_by_another_name_and_mixed_paths(papers, tmp_path, mirror):
+    pdf = papers.get("pdflatex")
+    renamed = tmp_path / "paper.bin"
+    shutil.copy(pdf, renamed)
+    upper = tmp_path / "PAPER.PDF"
+    shutil.copy(pdf, upper)
+    for p in (renamed, upper):
+        code, f, _ = cli_json(p)
+        assert code == 0 and f["kind"] == "pdf"
+    rec = os.path.join(mirror, "pith", N + ".json")
+    tex = tmp_path / "pith-number.tex"
+    tex.write_text(include_text(V), encoding="ascii")
+    stripped = altered(pdf, tmp_path / "stripped.pdf", lambda m: m.pop("/PithRecord"))
+    r = cli("verify", rec, pdf, renamed, tex)
+    assert r.returncode == 0, r.stdout + r.stderr
+    unsigned = "signature: the %s carries no receipt signature (use --require-signature to refuse)"
+    assert r.stdout.splitlines() == [
+        "OK    %s  %s" % (rec, N),
+        "WARN  %s  %s" % (pdf, unsigned % "PDF"),
+        "WARN  %s  %s" % (renamed, unsigned % "PDF"),
+        "WARN  %s  %s" % (tex, unsigned % "include"),
+        "4 files: 4 verified, 0 failed, 0 could not be checked"]
+    r = cli("verify", rec, pdf, stripped)
+    assert r.returncode == 3
+    assert r.stdout.splitlines()[2].startswith("ERROR %s  pdf: the PDF has no PithRecord"
+                                               % stripped)
+    r = cli("verify", "--json", "--require-signature", rec, pdf)
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1 and [f["kind"] for f in doc["files"]] == ["record", "pdf"]
+    assert [f["exit_code"] for f in doc["files"]] == [0, 1]
+
+
+def test_library_verify_file_dispatches(papers):
+    from pith_tex.verify import verify_file
+
+    f = verify_file(str(papers.get("pdflatex")))
+    assert f.kind == "pdf" and f.exit_code == 0 and f.outcome.number == N
+
+
+def test_json_verify_does_not_import_pypdf(mirror):
+    code = ("import sys; from pith_tex.cli import main\n"
+            "try:\n    main(['verify', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "print('pypdf' in sys.modules, 'click' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code, os.path.join(mirror, "pith", N + ".json")],
+                       capture_output=True, text=True)
+    assert r.stdout.splitlines()[-1] == "False False"
+
+
+# -- without TeX: pypdf-made PDFs and the badge finder -----------------------------------
+
+def test_blank_page_pdf_with_the_contract_keys(tmp_path):
+    pdf = blank_pdf(tmp_path / "blank.pdf", claims(V))
+    out = verify_pdf(str(pdf))
+    assert out.exit_code == 0
+    assert statuses(out.outcome.checks) == dict(UNSIGNED_CHECKS, badge=WARN)
+    for v in VECTORS:  # every real record with a record verifies the same way
+        out = verify_pdf(str(blank_pdf(tmp_path / (v["number"] + ".pdf"), claims(v))))
+        assert out.exit_code == 0 and out.outcome.number == v["number"], out
+
+
+def test_blank_page_pdf_signed_with_a_throwaway_key(tmp_path, throwaway_key):
+    priv, raw = throwaway_key
+    sig = priv.sign(bytes.fromhex(V["canonical_hash"])).hex()
+    pdf = blank_pdf(tmp_path / "s.pdf", claims(V, "test-key", sig))
+    out = verify_pdf(str(pdf), require_signature=True, keyring=Keyring({"test-key": raw}))
+    assert out.exit_code == 0 and statuses(out.outcome.checks)["signature"] == OK
+    other = priv.sign(bytes.fromhex(V2["canonical_hash"])).hex()
+    pdf = blank_pdf(tmp_path / "o.pdf", claims(V, "test-key", other))
+    out = verify_pdf(str(pdf), keyring=Keyring({"test-key": raw}))
+    assert out.exit_code == 1 and statuses(out.outcome.checks)["signature"] == FAIL
+
+
+@pytest.mark.parametrize("text, found", [
+    ("pith:2025:%s" % N, [(2025, N)]),
+    ("pith:%s" % N, [(None, N)]),
+    ("Title\npith:2025:%s \u221a hash verified\nAbstract" % N, [(2025, N)]),
+    ("pith:2025:%s\n%s" % (N[:13], N[13:]), [(2025, N)]),  # split by the extractor
+    ("p i t h : 2 0 2 5 : " + " ".join(N), [(2025, N)]),
+    ("pith:2025:%s and pith:%s" % (N, N2), [(2025, N), (None, N2)]),
+    ("pith:2025:%s" % N.lower(), []),
+    ("pith:%s" % N[:8], []),  # a short form is not a badge
+    ("no badge here", []),
+])
+def test_visible_numbers(text, found):
+    assert visible_numbers(text) == found
