@@ -179,9 +179,9 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     assert fields is not None and outcome.sha256 is not None and outcome.signature is not None
     check_requested_year(ident, fields.year)
     written = write_include(output, IncludeData(
-        number=n, year=fields.year, sha256=outcome.sha256, arxiv_id=fields.arxiv_id,
-        arxiv_version=fields.arxiv_version, signature=outcome.signature,
-        key_id=outcome.key_id))
+        number=n, year=fields.year, sha256=outcome.sha256,
+        record=record_doc.canonical_record, signature=outcome.signature,
+        key_id=outcome.key_id, signature_hex=outcome.signature_hex))
     state["include"] = {"path": output, "written": written}
     say(("wrote %s" if written else "%s is up to date") % output)
     if not from_cache and not res.is_local:
@@ -199,9 +199,35 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @_guard
 def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> int:
-    """Check saved resolver JSON, bundles, includes (.tex) and directories, offline.
+    """Check saved resolver JSON, bundles, includes (.tex), PDFs and directories, offline.
 
     A directory is searched recursively for *.json files; it is reported with one line
     per file and a summary.
     """
     return verify_command(paths, require_signature, as_json)
+
+
+@main.command()
+@click.argument("directory", metavar="[DIR]", default=".",
+                type=click.Path(file_okay=False))
+@click.option("--route", type=click.Choice(["pdflatex", "dvips", "xelatex"]),
+              default="pdflatex", show_default=True,
+              help="arXiv's route to compile on: pdflatex; latex + dvips -R2 + ps2pdf; xelatex.")
+@click.option("--fix", is_flag=True,
+              help="Copy (or replace) pith.sty with the one shipped in this pith-tex.")
+@click.option("--main", "main_file", metavar="FILE",
+              help="The main .tex file, when DIR has several with \\documentclass.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (see pith_tex.readiness.check_json) instead of text.")
+@_guard
+def check(directory: str, route: str, fix: bool, main_file: Optional[str],
+          as_json: bool) -> int:
+    """Check that the paper in DIR is ready to upload to arXiv.
+
+    Finds the main file, checks pith.sty, the include and its number, looks for anything
+    that needs shell escape, compiles a copy of DIR the way arXiv does (no shell escape,
+    at most 5 runs) and verifies the PDF.  One line per check.
+    """
+    from .readiness import check_command
+
+    return check_command(directory, route, fix, main_file, as_json)

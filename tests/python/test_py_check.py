@@ -1,0 +1,347 @@
+"""``pith-tex check DIR``: real directories, the real ``pith-tex fetch``, real TeX.
+
+Every paper is built in tmp_path from the example (examples/paper/main.tex), the
+repository's latex/pith.sty and an include written by running ``pith-tex fetch`` against a
+mirror on disk.  Every case asserts the exit code *and* which check has which status (from
+``--json``).  TeX is required: a missing program is an error, never a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+import recorded
+from texbuild import STY, tool
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "paper" / "main.tex"
+MIRROR = ROOT / "examples" / "mirror"
+N = "O6TNNA4XHFGPSALGBT7UWDA2Z3"  # the example paper's number (its mirror's one record)
+
+
+def pith_tex(*args: Any, cwd: Path | None = None,
+             env: Dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pith_tex", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=600, env=env)
+
+
+def fetch(d: Path, number: str = N, mirror: Path = MIRROR, out: str = "pith-number.tex") -> None:
+    r = pith_tex("fetch", "--offline", "--resolver", mirror, number, "-o", d / out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (d / out).exists()
+
+
+def check(d: Path, *args: Any) -> Tuple[int, Dict[str, Any], str]:
+    """Run ``pith-tex check D --json ...``: (exit code, JSON object, stderr)."""
+    r = pith_tex("check", d, "--json", *args)
+    doc = json.loads(r.stdout)
+    assert doc["command"] == "check" and doc["exit_code"] == r.returncode, r.stdout
+    return r.returncode, doc, r.stderr
+
+
+def statuses(doc: Dict[str, Any]) -> Dict[str, str]:
+    return {c["name"]: c["status"] for c in doc["checks"]}
+
+
+def detail(doc: Dict[str, Any], name: str) -> str:
+    (found,) = [c["detail"] for c in doc["checks"] if c["name"] == name]
+    return str(found)
+
+
+NAMES: List[str] = ["main", "pith.sty", "include", "number", "shell-escape", "compile", "pdf"]
+
+
+@pytest.fixture(scope="session")
+def tex() -> None:
+    for name in ("pdflatex", "xelatex", "latex", "dvips", "ps2pdf"):
+        tool(name)  # raises: the compile checks cannot be tested without TeX
+
+
+@pytest.fixture
+def paper(tmp_path: Path, tex: None) -> Path:
+    """A paper ready for arXiv: main.tex, pith.sty, and the include fetch wrote."""
+    d = tmp_path / "paper"
+    d.mkdir()
+    shutil.copy(EXAMPLE, d / "main.tex")
+    shutil.copy(STY, d / "pith.sty")
+    fetch(d)
+    return d
+
+
+def add_to_preamble(d: Path, text: str) -> int:
+    """Insert *text* as a line before ``\\begin{document}``; returns its line number."""
+    lines = (d / "main.tex").read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("\\begin{document}"))
+    lines.insert(at, text + "\n")
+    (d / "main.tex").write_text("".join(lines), encoding="utf-8")
+    return at + 1
+
+
+def assert_ready(code: int, doc: Dict[str, Any]) -> None:
+    assert code == 0, doc
+    assert [c["name"] for c in doc["checks"]] == NAMES
+    assert set(statuses(doc).values()) == {"ok"}, doc
+    assert doc["verdict"] == "ready" and doc["error"] is None
+
+
+# -- good papers, each route ---------------------------------------------------------------
+
+def test_good_paper_pdflatex(paper: Path) -> None:
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert doc["main"] == "main.tex" and doc["route"] == "pdflatex"
+    assert N in detail(doc, "include") and N in detail(doc, "number")
+    assert detail(doc, "compile").startswith("pdflatex")
+    assert doc["pdf"]["number"] == N and N in detail(doc, "pdf")
+    # the author's directory is not touched: the compile ran in a copy
+    assert sorted(os.listdir(paper)) == ["main.tex", "pith-number.tex", "pith.sty"]
+
+
+def test_good_paper_text_output(paper: Path) -> None:
+    r = pith_tex("check", cwd=paper)  # DIR defaults to .
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert [ln[:19].split() for ln in lines[:-1]] == [["OK", n] for n in NAMES]
+    assert lines[-1].startswith("ready for arXiv (pdflatex)")
+    assert r.stderr == ""
+
+
+def test_good_paper_dvips(paper: Path) -> None:
+    code, doc, _ = check(paper, "--route", "dvips")
+    assert_ready(code, doc)
+    assert "dvips -R2 -q -z" in detail(doc, "compile") and "ps2pdf" in detail(doc, "compile")
+
+
+def test_good_paper_xelatex(paper: Path) -> None:
+    code, doc, _ = check(paper, "--route", "xelatex")
+    assert_ready(code, doc)
+    assert detail(doc, "compile").startswith("xelatex")
+
+
+# -- pith.sty ------------------------------------------------------------------------------
+
+def test_missing_sty_then_fix(paper: Path) -> None:
+    os.unlink(paper / "pith.sty")
+    code, doc, err = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["pith.sty"] == "fail" and "--fix" in detail(doc, "pith.sty")
+    assert st["compile"] == "error" and "pith.sty" in detail(doc, "compile")
+    assert not (paper / "pith.sty").exists()
+    assert err.startswith("error: not ready for arXiv: pith.sty:")
+
+    code, doc, _ = check(paper, "--fix")
+    assert (paper / "pith.sty").read_bytes() == STY.read_bytes()
+    assert doc["fixed"] and doc["fixed"][0].startswith("copied the pith.sty")
+    assert statuses(doc)["pith.sty"] == "ok" and "--fix copied" in detail(doc, "pith.sty")
+    assert_ready(code, doc)
+
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert doc["fixed"] == []
+
+
+def test_modified_sty_warns_then_fix(paper: Path) -> None:
+    with open(paper / "pith.sty", "ab") as f:
+        f.write(b"% a local change\n")
+    code, doc, _ = check(paper)
+    assert statuses(doc)["pith.sty"] == "warn", doc
+    assert "differs from" in detail(doc, "pith.sty")
+    assert code == 0, doc  # a warning is allowed
+    code, doc, _ = check(paper, "--fix")
+    assert (paper / "pith.sty").read_bytes() == STY.read_bytes()
+    assert doc["fixed"][0].startswith("replaced pith.sty")
+    assert_ready(code, doc)
+
+
+def test_older_sty_is_named_older(paper: Path) -> None:
+    text = STY.read_text(encoding="utf-8")
+    old = text.replace("\\ProvidesExplPackage{pith}{",
+                       "\\ProvidesExplPackage{pith}{2000-01-01}{0.1}% was {", 1)
+    assert old != text
+    (paper / "pith.sty").write_text(old, encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert statuses(doc)["pith.sty"] == "warn"
+    assert "(2000-01-01 v0.1) is older than" in detail(doc, "pith.sty")
+
+
+def test_shipped_sty_is_the_repository_file() -> None:
+    """One source of truth: package data is a symlink to latex/pith.sty, not a copy."""
+    from pith_tex.readiness import shipped_sty
+
+    data = Path(shipped_sty())
+    assert data.is_symlink() and data.resolve() == STY.resolve()
+    assert data.read_bytes() == STY.read_bytes()
+
+
+# -- include and number --------------------------------------------------------------------
+
+def test_missing_include(paper: Path) -> None:
+    os.unlink(paper / "pith-number.tex")
+    code, doc, err = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["include"] == "fail"
+    assert "pith-number.tex" in detail(doc, "include")
+    assert "pith-tex fetch" in detail(doc, "include")
+    assert st["number"] == "error"  # not checked
+    assert st["compile"] == "ok"  # compiled anyway: the badge is merely unverified
+    assert "include:" in err
+
+
+def test_tampered_include(paper: Path) -> None:
+    inc = paper / "pith-number.tex"
+    inc.write_text(inc.read_text(encoding="ascii").replace("arxiv-version = 1,",
+                                                           "arxiv-version = 2,"),
+                   encoding="ascii")
+    code, doc, _ = check(paper)
+    assert code == 1
+    assert statuses(doc)["include"] == "fail"
+    assert "does not verify: hash" in detail(doc, "include")
+
+
+def test_stale_include_for_another_number(paper: Path, tmp_path: Path) -> None:
+    other = next(v for v in recorded.vectors_with_record() if v["number"] != N)
+    mirror = Path(recorded.write_mirror(str(tmp_path / "mirror2"), [other]))
+    fetch(paper, other["number"], mirror)
+    code, doc, err = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["include"] == "ok" and st["number"] == "fail"
+    d = detail(doc, "number")
+    assert other["number"] in d and N in d
+    assert st["compile"] == "fail"  # pith.sty refuses an include for another number
+    assert other["number"] in err and N in err
+
+
+def test_include_option_is_honoured(paper: Path) -> None:
+    os.rename(paper / "pith-number.tex", paper / "other.tex")
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    assert "\\usepackage[qr]{pith}" in text
+    (paper / "main.tex").write_text(text.replace("\\usepackage[qr]{pith}",
+                                                 "\\usepackage[qr,include=other.tex]{pith}"),
+                                    encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert detail(doc, "include").startswith("other.tex verifies")
+
+
+def test_include_setting_parser() -> None:
+    from pith_tex.readiness import include_setting
+
+    pre = "\\documentclass{article}\n"
+    assert include_setting(pre + "\\usepackage{pith}\n") == "pith-number.tex"
+    assert include_setting(pre + "\\usepackage[placement=corner, include = a.tex]{pith}") \
+        == "a.tex"
+    assert include_setting(pre + "\\usepackage[include=a.tex]{pith}\n\\pithsetup{include=false}"
+                           ) == "false"
+    assert include_setting(pre + "%\\pithsetup{include=b.tex}\n") == "pith-number.tex"
+    assert include_setting(pre + "\\usepackage[include=c.tex]{other}\n") == "pith-number.tex"
+    assert include_setting(pre + "\\begin{document}\\pithsetup{include=d.tex}") \
+        == "pith-number.tex"
+    assert include_setting(pre + "\\usepackage[hide,include={e.tex}]{pith,xcolor}") == "e.tex"
+
+
+# -- shell escape --------------------------------------------------------------------------
+
+def test_local_package_with_write18(paper: Path) -> None:
+    (paper / "shellpkg.sty").write_text(
+        "\\ProvidesPackage{shellpkg}\n"
+        "% \\immediate\\write18{this one is a comment}\n"
+        "\\immediate\\write18{echo hello > hello.txt}\n", encoding="ascii")
+    add_to_preamble(paper, "\\usepackage{shellpkg}")
+    code, doc, err = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["shell-escape"] == "fail"
+    d = detail(doc, "shell-escape")
+    assert "shellpkg.sty:3 \\write18" in d and "shellpkg.sty:2" not in d
+    assert st["compile"] == "ok"  # with -no-shell-escape TeX only logs the \write18
+    assert "shell-escape: " in err
+
+
+def test_minted(paper: Path) -> None:
+    line = add_to_preamble(paper, "\\usepackage[cache=false]{minted}")
+    code, doc, _ = check(paper)
+    assert code == 1
+    assert statuses(doc)["shell-escape"] == "fail"
+    assert "main.tex:%d minted runs Pygments" % line in detail(doc, "shell-escape")
+
+
+def test_comments_and_other_packages_are_not_hits(paper: Path) -> None:
+    add_to_preamble(paper, "% \\usepackage{minted} \\write18{x}\n\\usepackage{amsmath,xcolor}")
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+
+
+# -- usage errors --------------------------------------------------------------------------
+
+def test_no_documentclass(tmp_path: Path) -> None:
+    d = tmp_path / "paper"
+    d.mkdir()
+    (d / "notes.tex").write_text("% \\documentclass{article}\nSome text.\n", encoding="ascii")
+    code, doc, err = check(d)
+    assert code == 2
+    assert doc["verdict"] == "usage-error" and doc["checks"] == [] and doc["main"] is None
+    assert "\\documentclass" in doc["error"] and str(d) in doc["error"]
+    assert err.startswith("error: no main file in %s" % d)
+
+
+def test_two_main_files(paper: Path) -> None:
+    shutil.copy(paper / "main.tex", paper / "second.tex")
+    code, doc, err = check(paper)
+    assert code == 2
+    assert "main.tex, second.tex" in doc["error"] and "--main" in doc["error"]
+    assert "--main" in err
+    # the author names the main file: the checks run.  Both files name the number.
+    code, doc, _ = check(paper, "--main", "main.tex")
+    assert_ready(code, doc)
+    assert doc["main"] == "main.tex"
+
+
+def test_main_option_errors(paper: Path) -> None:
+    code, doc, _ = check(paper, "--main", "nothere.tex")
+    assert code == 2 and "nothere.tex" in doc["error"]
+    code, doc, _ = check(paper, "--main", "pith-number.tex")
+    assert code == 2 and "\\documentclass" in doc["error"]
+
+
+# -- compile errors ------------------------------------------------------------------------
+
+def test_tex_error_in_paper(paper: Path) -> None:
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    edited = text.replace("\\section{Introduction}", "\\section{Introduction}\n\\nosuchmacro")
+    (paper / "main.tex").write_text(edited, encoding="utf-8")
+    line = edited.split("\n").index("\\nosuchmacro") + 1
+    code, doc, err = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["compile"] == "fail" and st["pdf"] == "error"
+    d = detail(doc, "compile")
+    assert "! Undefined control sequence." in d and "l.%d \\nosuchmacro" % line in d
+    assert doc["log_excerpt"][0] == "! Undefined control sequence."
+    assert "compile: pdflatex failed" in err
+    r = pith_tex("check", paper)
+    assert r.returncode == 1
+    assert "      | ! Undefined control sequence." in r.stdout.splitlines()
+
+
+def test_tex_not_installed_is_could_not_check(paper: Path) -> None:
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable))  # python, but no TeX
+    r = pith_tex("check", paper, "--json", env=env)
+    doc = json.loads(r.stdout)
+    assert r.returncode == 3, doc
+    st = statuses(doc)
+    assert st["compile"] == "error" and "pdflatex is not installed" in detail(doc, "compile")
+    assert st["pdf"] == "error"
+    assert {st[n] for n in NAMES[:5]} == {"ok"}
+    assert doc["verdict"] == "could-not-check"
+    assert r.stderr.startswith("error: could not check: compile:")
