@@ -17,6 +17,7 @@ example:
 	cd $(PAPER) && $(PITH_TEX) fetch --offline --resolver $(MIRROR) -o pith-number.tex
 	cd $(PAPER) && export TEXINPUTS=$(LATEX): && $(call COMPILE,main.tex) && $(call COMPILE,main.tex)
 	pdfinfo -custom $(PAPER)/main.pdf | grep -i '^Pith'
+	$(PITH_TEX) verify $(PAPER)/main.pdf
 	@echo "built $(PAPER)/main.pdf"
 
 test:

@@ -79,3 +79,25 @@ def test_badge_text_on_page_one(built: Path) -> None:
         text=True,
     ).stdout
     assert rec["pith_number"] in page1
+
+
+def test_qr_code_on_page_one_scans_to_the_pith_url(built: Path) -> None:
+    number = _recorded()["pith_number"].rsplit(":", 1)[1]
+    for tool in ("pdftoppm", "zbarimg"):
+        assert shutil.which(tool), f"{tool} is not installed: run scripts/setup.sh"
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-f", "1", "-l", "1",
+                    str(built / "main.pdf"), str(built / "page")], check=True)
+    (png,) = built.glob("page*.png")
+    scanned = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True,
+                             text=True)
+    assert scanned.stdout.split() == ["HTTPS://PITH.SCIENCE/PITH/" + number]
+
+
+def test_the_built_pdf_verifies_itself(built: Path) -> None:
+    # The PDF carries its record: `pith-tex verify` recomputes the number offline.
+    r = subprocess.run(["pith-tex", "verify", "--json", str(built / "main.pdf")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    (f,) = json.loads(r.stdout)["files"]
+    checks = {c["name"]: c["status"] for c in f["checks"]}
+    assert checks["hash"] == checks["derivation"] == checks["badge"] == "ok"
