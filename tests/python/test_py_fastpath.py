@@ -19,6 +19,7 @@ import sys
 import pytest
 
 import recorded
+from pdfclaims import blank_pdf, claims
 from pith_tex import canonical
 from pith_tex.cli import plain_verify
 from pith_tex.report import file_line, ok_line
@@ -64,33 +65,11 @@ def files(tmp_path, mirror):
         "tex": tex,
         "empty": os.path.join(d, "empty"),
         "missing": os.path.join(d, "missing.json"),
-        "pdf": blank_pdf(os.path.join(d, "paper.pdf"), pith_info(V)),
+        "pdf": blank_pdf(os.path.join(d, "paper.pdf"), claims(V)),
         "nopith": blank_pdf(os.path.join(d, "nopith.pdf"), {"/Title": "A Paper"}),
         "notpdf": write(os.path.join(d, "x", "fake.pdf"), b"<html></html>\n"),
-        "pdfbin": blank_pdf(os.path.join(d, "paper.bin"), pith_info(V)),
+        "pdfbin": blank_pdf(os.path.join(d, "paper.bin"), claims(V)),
     }
-
-
-def pith_info(v):
-    """The Info keys pith.sty writes for a verified, unsigned include of *v* (README)."""
-    src = v["canonical_record"]["source"]
-    return {"/PithNumber": "pith:%d:%s" % (v["year"], v["number"]),
-            "/PithURL": "https://pith.science/pith/" + v["number"],
-            "/PithVerification": "verified-unsigned", "/PithSHA256": v["canonical_hash"],
-            "/PithArXiv": "%sv%d" % (src["id"], src["version"]),
-            "/PithRecord": recorded.canonical_bytes(v["canonical_record"]).decode("ascii")}
-
-
-def blank_pdf(path, info):
-    """A one-page PDF without text (so no visible badge: a warning) made by pypdf."""
-    from pypdf import PdfWriter
-
-    w = PdfWriter()
-    w.add_blank_page(612, 792)
-    w.add_metadata(info)
-    with open(path, "wb") as f:
-        w.write(f)
-    return path
 
 
 ARGVS = [

@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Optional
 import pytest
 
 import recorded
+from pdfclaims import blank_pdf, claims
 import texbuild
 from pith_tex.include import IncludeData, render
 from pith_tex.keys import Keyring
@@ -97,24 +98,6 @@ def article(number: str, options: str = "") -> str:
         % ("[%s]" % options if options else "", number))
 
 
-def claims(v: Dict[str, Any], key_id: Optional[str] = None,
-           signature_hex: Optional[str] = None) -> Dict[str, str]:
-    """The Info keys the README's contract says pith.sty writes for an include of *v*."""
-    src = v["canonical_record"]["source"]
-    out = {
-        "/PithNumber": "pith:%d:%s" % (v["year"], v["number"]),
-        "/PithURL": "https://pith.science/pith/" + v["number"],
-        "/PithVerification": "verified" if key_id else "verified-unsigned",
-        "/PithSHA256": v["canonical_hash"],
-        "/PithArXiv": "%sv%d" % (src["id"], src["version"]),
-        "/PithRecord": recorded.canonical_bytes(v["canonical_record"]).decode("ascii"),
-    }
-    if key_id:
-        out["/PithKeyID"] = key_id
-        out["/PithSignature"] = signature_hex
-    return out
-
-
 def info(path: Path) -> Dict[str, str]:
     from pypdf import PdfReader
 
@@ -130,18 +113,6 @@ def altered(src: Path, dst: Path, change: Callable[[Dict[str, str]], Any]) -> Pa
     change(meta)
     w = PdfWriter(clone_from=str(src))
     w.metadata = meta
-    with open(dst, "wb") as f:
-        w.write(f)
-    return dst
-
-
-def blank_pdf(dst: Path, meta: Dict[str, str]) -> Path:
-    """A one-page PDF with no text, written by pypdf, with *meta* as its Info keys."""
-    from pypdf import PdfWriter
-
-    w = PdfWriter()
-    w.add_blank_page(612, 792)
-    w.add_metadata(meta)
     with open(dst, "wb") as f:
         w.write(f)
     return dst

@@ -1,0 +1,41 @@
+"""PDFs with Pith metadata, made without TeX: what the README's contract says pith.sty
+writes for an include, on a blank page written by pypdf.
+
+    import pdfclaims
+    pdfclaims.blank_pdf(path, pdfclaims.claims(recorded.vectors_with_record()[0]))
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import recorded
+
+
+def claims(v: Dict[str, Any], key_id: Optional[str] = None,
+           signature_hex: Optional[str] = None) -> Dict[str, str]:
+    """The Info keys the README's contract says pith.sty writes for an include of *v*."""
+    src = v["canonical_record"]["source"]
+    out = {
+        "/PithNumber": "pith:%d:%s" % (v["year"], v["number"]),
+        "/PithURL": "https://pith.science/pith/" + v["number"],
+        "/PithVerification": "verified" if key_id else "verified-unsigned",
+        "/PithSHA256": v["canonical_hash"],
+        "/PithArXiv": "%sv%d" % (src["id"], src["version"]),
+        "/PithRecord": recorded.canonical_bytes(v["canonical_record"]).decode("ascii"),
+    }
+    if key_id:
+        out["/PithKeyID"] = key_id
+        out["/PithSignature"] = signature_hex or ""
+    return out
+
+
+def blank_pdf(dst: Any, meta: Dict[str, str]) -> Any:
+    """A one-page PDF with no text (so no visible badge), *meta* as its Info keys."""
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(612, 792)
+    w.add_metadata(meta)
+    with open(dst, "wb") as f:
+        w.write(f)
+    return dst
