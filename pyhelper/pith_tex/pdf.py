@@ -21,6 +21,10 @@ year and signature checks are those of :func:`pith_tex.signatures.verify_embedde
 ``badge``
     the text of page 1 shows the same ``pith:YYYY:NUM`` (or ``pith:NUM``) as the
     metadata; another number is a failure, none (the ``hide`` option) a warning.
+``xmp`` (only when the PDF's XMP metadata has ``pith:`` properties, as pith.sty writes
+    them under ``\\DocumentMetadata``)
+    every ``pith:`` property equals its Info key, and none is missing: a viewer that shows
+    the XMP must not see another number than the one verified.
 
 pypdf is imported inside the functions: ``pith-tex verify rec.json`` never pays for it.
 """
@@ -33,7 +37,7 @@ import os
 import re
 import warnings
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .errors import show
 from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, Outcome
@@ -81,6 +85,9 @@ class PdfClaims(NamedTuple):
     pages: int
     text_error: Optional[str] = None
     not_text: Tuple[str, ...] = ()  # Pith keys whose value is not a text string
+    #: The ``pith:`` properties of the XMP metadata by Info key name; None when the PDF
+    #: has no XMP with pith properties; a str when its XMP could not be parsed.
+    xmp: Union[Dict[str, str], str, None] = None
 
 
 class UnreadablePdf(Exception):
@@ -162,6 +169,7 @@ def read_claims(path: str) -> PdfClaims:
         except Exception as e:  # pypdf raises many kinds on a broken file
             raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
                                                               show(str(e), 80)))
+        xmp = _xmp_claims(reader)
         text: Optional[str] = None
         text_error = None
         if pages:
@@ -169,7 +177,40 @@ def read_claims(path: str) -> PdfClaims:
                 text = reader.pages[0].extract_text()
             except Exception as e:
                 text_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
-    return PdfClaims(info, text, pages, text_error, tuple(bad))
+    return PdfClaims(info, text, pages, text_error, tuple(bad), xmp)
+
+
+#: pith.sty's XMP namespace and its properties, by the Info key each mirrors.
+XMP_NS = "https://pith.science/ns/pith/1.0/"
+XMP_KEYS = {"number": "PithNumber", "url": "PithURL", "verification": "PithVerification",
+            "sha256": "PithSHA256", "record": "PithRecord", "keyid": "PithKeyID",
+            "signature": "PithSignature"}
+
+
+def _xmp_claims(reader: Any) -> Union[Dict[str, str], str, None]:
+    """The ``pith:`` properties of the document's XMP packet (see :class:`PdfClaims`)."""
+    try:
+        stream = reader.trailer["/Root"].get("/Metadata")
+        if stream is None:
+            return None
+        data = stream.get_object().get_data()
+    except Exception as e:  # a broken or odd metadata stream
+        return "unreadable XMP stream (%s)" % type(e).__name__
+    if XMP_NS.encode("ascii") not in data:
+        return None
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as e:
+        return "the XMP packet is not well-formed XML (%s)" % e
+    found: Dict[str, str] = {}
+    for el in root.iter():
+        if el.tag.startswith("{%s}" % XMP_NS):
+            name = el.tag[len(XMP_NS) + 2:]
+            if name in XMP_KEYS and len(el) == 0:
+                found[XMP_KEYS[name]] = (el.text or "").strip()
+    return found or None
 
 
 def visible_numbers(text: str) -> List[Tuple[Optional[int], str]]:
@@ -293,7 +334,22 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
                                 % (show(info["PithArXiv"]), want)))
     checks.append(_state_check(info["PithVerification"], signed, out))
     checks.append(_badge_check(claims, number, year))
+    if claims.xmp is not None:
+        checks.append(_xmp_check(claims.xmp, info))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
+
+
+def _xmp_check(xmp: Union[Dict[str, str], str], info: Dict[str, str]) -> Check:
+    if isinstance(xmp, str):
+        return Check("xmp", FAIL, xmp + ", but it names pith properties")
+    for prop, key in XMP_KEYS.items():
+        if key in info and key not in xmp:
+            return Check("xmp", FAIL, "the XMP metadata has pith properties but no pith:%s "
+                         "(Info has %s)" % (prop, key))
+        if key in xmp and xmp[key] != info.get(key):
+            return Check("xmp", FAIL, "XMP pith:%s is %s, but Info %s is %s"
+                         % (prop, show(xmp[key]), key, show(info.get(key))))
+    return Check("xmp", OK, "the XMP metadata's pith properties equal the Info keys")
 
 
 def verify_pdf(path: str, *, require_signature: bool = False,

@@ -35,8 +35,8 @@ stderr).  ``fetch``::
                 "checks": [...], "error": null | "..."}, ...]}
 
 A PDF (kind ``"pdf"``) has the checks ``pdf``, ``record``, ``hash``, ``derivation``,
-``year``, ``signature``, ``url``, ``arxiv``, ``state``, ``badge`` (see
-:mod:`pith_tex.pdf`), or the ``pdf`` check alone (an error) when the PDF carries no
+``year``, ``signature``, ``url``, ``arxiv``, ``state``, ``badge`` and, with pith XMP
+properties, ``xmp`` (see :mod:`pith_tex.pdf`), or the ``pdf`` check alone (an error) when the PDF carries no
 verified Pith metadata; a file that is not a readable PDF has no checks and an
 ``error``.
 """

@@ -138,9 +138,14 @@ class Papers:
                 "hide": ("pdflatex", N, "hide", include_text(V)),
                 "corner": ("pdflatex", N, "placement=corner", include_text(V)),
                 "noinclude": ("pdflatex", N, "", None),
+                "docmeta": ("pdflatex", N, "", include_text(V)),  # + XMP, see below
+                "docmeta-signed": ("pdflatex", N, "", include_text(V, "test-key",
+                                                                   self.sig_hex)),
             }[name]
-            b = texbuild.compile_tex(self.root / name, article(number, options), route,
-                                     include=include)
+            source = article(number, options)
+            if name.startswith("docmeta"):  # the kernel's pdfmanagement writes XMP
+                source = "\\DocumentMetadata{}\n" + source
+            b = texbuild.compile_tex(self.root / name, source, route, include=include)
             assert b.ok, b.describe()
             self._built[name] = b.pdf
         return self._built[name]
@@ -501,3 +506,63 @@ def test_blank_page_pdf_signed_with_a_throwaway_key(tmp_path, throwaway_key):
 ])
 def test_visible_numbers(text, found):
     assert visible_numbers(text) == found
+
+
+# -- XMP (under \DocumentMetadata pith.sty also writes its values into the XMP packet) ----
+
+def xmp_altered(src: Path, dst: Path, edit: Callable[[bytes], bytes]) -> Path:
+    """A copy of *src* whose XMP packet was rewritten by *edit* (with pypdf)."""
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, StreamObject
+
+    w = PdfWriter(clone_from=str(src))
+    old = w._root_object["/Metadata"].get_object()
+    new = StreamObject()
+    new.set_data(edit(old.get_data()))
+    new[NameObject("/Type")] = NameObject("/Metadata")
+    new[NameObject("/Subtype")] = NameObject("/XML")
+    w._root_object[NameObject("/Metadata")] = w._add_object(new)
+    with open(dst, "wb") as f:
+        w.write(f)
+    return dst
+
+
+def test_xmp_agrees_with_info(papers):
+    code, f, _ = cli_json(papers.get("docmeta"))
+    assert code == 0 and statuses(f["checks"])["xmp"] == "ok"
+    out = verify_pdf(str(papers.get("docmeta-signed")), keyring=papers.ring)
+    assert out.exit_code == 0 and statuses(out.outcome.checks)["xmp"] == OK
+    # no \DocumentMetadata, no XMP packet: no xmp line at all
+    assert "xmp" not in statuses(verify_pdf(str(papers.get("pdflatex"))).outcome.checks)
+
+
+@pytest.mark.parametrize("edit, prop", [
+    # another record in the XMP than in the Info dictionary
+    (lambda x: x.replace(b'"version":1}', b'"version":2}'), "record"),
+    (lambda x: x.replace(b"<pith:sha256>77a6", b"<pith:sha256>88a6"), "sha256"),
+    (lambda x: x.replace(b"verified-unsigned</pith:verification>",
+                         b"verified</pith:verification>"), "verification"),
+    (lambda x: x.replace(b"<pith:number>pith:2025:", b"<pith:number>pith:2024:"), "number"),
+])
+def test_xmp_that_disagrees_fails(papers, tmp_path, edit, prop):
+    src = papers.get("docmeta")
+    dst = xmp_altered(src, tmp_path / "x.pdf", edit)
+    code, f, err = cli_json(dst)
+    assert code == 1, f
+    assert statuses(f["checks"])["xmp"] == "fail"
+    assert "pith:%s" % prop in [c for c in f["checks"] if c["name"] == "xmp"][0]["detail"]
+
+
+def test_xmp_missing_a_property_fails(papers, tmp_path):
+    dst = xmp_altered(papers.get("docmeta"), tmp_path / "x.pdf",
+                      lambda x: x.replace(b"<pith:url>", b"<pith:urlx>")
+                      .replace(b"</pith:url>", b"</pith:urlx>"))
+    code, f, _ = cli_json(dst)
+    assert code == 1 and statuses(f["checks"])["xmp"] == "fail"
+
+
+def test_broken_xmp_with_pith_properties_fails(papers, tmp_path):
+    dst = xmp_altered(papers.get("docmeta"), tmp_path / "x.pdf",
+                      lambda x: x.replace(b"</pith:record>", b"</pith:recor>"))
+    code, f, _ = cli_json(dst)
+    assert code == 1 and statuses(f["checks"])["xmp"] == "fail"
