@@ -1,10 +1,12 @@
-"""pith.sty's deferred section: the code read only on first use (messages, QR drawing)
-follows ``\\file_input_stop:`` and starts at the one line that begins with ``|``.
+"""pith.sty's deferred parts: code read only on first use follows the package proper's
+``\\file_input_stop:``, in two parts, the include's reader (marker line ``|``) and the
+rest (marker line ``>``), each ending with ``\\file_input_stop:``.
 
-On that second read every character is a comment character except ``|``, so a line of
-the package proper that began with ``|`` would run the switch too early.  The behaviour
-itself (messages, QR codes) is tested by l3build and the compile tests; this pins the
-file layout they rely on.
+A part is read by inputting pith.sty again with every character a comment character
+except its marker, so a line before the part that began with the marker would switch to
+code too early, and a part without its closing stop would run into the next.  The
+behaviour (messages, include reading, QR codes) is tested by l3build and the compile
+tests; this pins the layout they rely on.
 """
 from __future__ import annotations
 
@@ -13,12 +15,15 @@ from pathlib import Path
 STY = Path(__file__).resolve().parents[2] / "latex" / "pith.sty"
 
 
-def test_one_switch_line_right_after_the_stop():
+def test_two_marked_parts_each_after_a_stop():
     lines = STY.read_text(encoding="ascii").split("\n")
-    switches = [i for i, line in enumerate(lines) if line.startswith("|")]
-    assert len(switches) == 1
-    (i,) = switches
-    assert lines[i] == "|"
-    assert lines[i - 1] == "\\file_input_stop:"
-    # the package proper ends there: no other top-level \file_input_stop:
-    assert [n for n, line in enumerate(lines) if line == "\\file_input_stop:"] == [i - 1]
+    stops = [n for n, line in enumerate(lines) if line == "\\file_input_stop:"]
+    assert len(stops) == 2
+    first, second = stops
+    assert lines[first + 1] == "|" and lines[second + 1] == ">"
+    for marker, part_start in (("|", first + 1), (">", second + 1)):
+        # before its marker line, no line of the file starts with the marker
+        assert not [n for n in range(part_start) if lines[n].startswith(marker)], marker
+    # nothing but ASCII: the reading loops set tab, end of line and the printable range
+    text = STY.read_bytes()
+    assert all(b in (9, 10) or 32 <= b <= 126 for b in text)
