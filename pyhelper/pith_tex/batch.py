@@ -3,8 +3,8 @@
 Each file becomes its report form: a line (:func:`pith_tex.report.file_line`) or a JSON
 dict (:func:`pith_tex.report.file_json`).  Includes (``.tex``) and PDFs (``.pdf``) go to
 :func:`pith_tex.verify.verify_file`.  For lines, each other file is read and parsed once
-(:func:`pith_tex.verify.load_json_file`; a file that is not JSON then goes to
-``verify_file`` too, which also reads a PDF by another name); a resolver JSON record is
+(:func:`pith_tex.verify.read_file` then :func:`pith_tex.verify.decode_json`; a file that
+starts as a PDF does goes to ``verify_file`` instead); a resolver JSON record is
 first tried with :func:`verified_record_obj`, which builds no check or message when every
 check passes (the usual case); any other document, and any record that does not pass,
 goes through the full :func:`pith_tex.verify.verify_json_obj` with the same parsed
@@ -29,8 +29,8 @@ from . import canonical
 from .errors import EXIT_OK, CouldNotCheck
 from .documents import RECORD_TYPE
 from .report import file_json, file_line, ok_line
-from .verify import (bucket, expected_number, load_json_file, verify_file, verify_json_obj,
-                     worst)
+from .verify import (PDF_MAGIC, bucket, decode_json, expected_number, is_pdf_name, read_file,
+                     verify_file, verify_json_obj, worst)
 
 PARALLEL_THRESHOLD = 4000
 MIN_WORKERS = 2
@@ -101,18 +101,23 @@ def _results(paths: Sequence[str], require_signature: bool,
             yield r.exit_code, file_json(r)
         return
     for p in paths:
-        if p.endswith(".tex") or p[-4:].lower() == ".pdf":
+        if p.endswith(".tex") or is_pdf_name(p):
             r = verify_file(p, require_signature=require_signature)
         else:  # read and parse once, for the lean check and, if it does not pass, the full one
-            obj, failed = load_json_file(p)
-            if failed is not None:  # not JSON: verify_file decides (a PDF by another name?)
+            data, failed = read_file(p)
+            if failed is None and data.startswith(PDF_MAGIC):  # a PDF by another name
                 r = verify_file(p, require_signature=require_signature)
             else:
-                number = verified_record_obj(p, obj)
-                if number is not None:
-                    yield EXIT_OK, ok_line(p, number)
-                    continue
-                r = verify_json_obj(p, obj, require_signature=require_signature)
+                if failed is None:
+                    obj, failed = decode_json(p, data)
+                if failed is not None:
+                    r = failed
+                else:
+                    number = verified_record_obj(p, obj)
+                    if number is not None:
+                        yield EXIT_OK, ok_line(p, number)
+                        continue
+                    r = verify_json_obj(p, obj, require_signature=require_signature)
         yield r.exit_code, file_line(r)
 
 

@@ -18,6 +18,17 @@ _COMMENT_RE = re.compile(r"(?<!\\)%.*")
 _PITHNUMBER_RE = re.compile(r"\\pithnumber\s*(?:\[[^\]\n]*\])?\s*\{([^{}\n]*)\}")
 
 
+def read_tex(path: str) -> str:
+    """The text of a TeX file (source, package or log); undecodable bytes replaced."""
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "replace")
+
+
+def uncomment(line: str) -> str:
+    """*line* without its comment (from an unescaped ``%`` to the end)."""
+    return _COMMENT_RE.sub("", line)
+
+
 def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Identifier:
     """The one number the ``*.tex`` files of *directory* name; :class:`UsageError` else."""
     try:
@@ -29,14 +40,13 @@ def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Id
     for name in names:
         path = os.path.join(directory, name)
         try:
-            with open(path, "rb") as f:
-                text = f.read().decode("utf-8", "replace")
+            text = read_tex(path)
         except OSError:
             continue
         for lineno, line in enumerate(text.splitlines(), 1):
             if "\\pithnumber" not in line:
                 continue
-            for m in _PITHNUMBER_RE.finditer(_COMMENT_RE.sub("", line)):
+            for m in _PITHNUMBER_RE.finditer(uncomment(line)):
                 arg = m.group(1)
                 if "#" in arg:
                     continue

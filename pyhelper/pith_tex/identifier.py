@@ -31,6 +31,8 @@ from .canonical import ALPHABET as ALPHABET  # re-exported: the alphabet of a nu
 from .errors import UsageError, show
 
 NUMBER_LENGTH = 26
+#: The Pith URL of a number is this followed by the number.
+URL_BASE = "https://pith.science/pith/"
 SHORT_LENGTHS = (8, 12, 16)
 
 _ALPHABET_SET = frozenset(ALPHABET)

@@ -40,7 +40,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .errors import show
-from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, Outcome
+from .identifier import URL_BASE
+from .verify import ERROR, FAIL, OK, PDF_MAGIC, WARN, Check, FileOutcome, Outcome
 
 if TYPE_CHECKING:
     from .keys import Keyring
@@ -50,10 +51,8 @@ PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArX
              "PithRecord", "PithKeyID", "PithSignature")
 #: The keys of a PDF compiled with a verified include (signed or not).
 INCLUDE_KEYS = PITH_KEYS[:6]
-URL_PREFIX = "https://pith.science/pith/"
 #: Larger files are refused unread (a paper is a few MiB; pypdf holds the whole file).
 MAX_PDF_BYTES = 256 * 1024 * 1024
-PDF_MAGIC = b"%PDF-"
 _HEAD = 1024  # the header may follow up to 1 KiB of junk (PDF 32000-1, annex H)
 _TAIL = 1024  # %%EOF must be in the last 1 KiB
 
@@ -62,10 +61,6 @@ _DISPLAY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})\Z")
 # may split the monospaced string or put spaces between its glyphs).
 _BADGE_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})")
 _FETCH = "run pith-tex fetch and recompile"
-
-
-def is_pdf_path(path: str) -> bool:
-    return path[-4:].lower() == ".pdf"
 
 
 def _has_header(head: bytes) -> bool:
@@ -318,11 +313,11 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     if number is None:
         checks.append(Check("url", ERROR, "not checked: PithNumber %s is not pith:YYYY:NUMBER"
                             % show(display)))
-    elif url == URL_PREFIX + number:
+    elif url == URL_BASE + number:
         checks.append(Check("url", OK, "PithURL is %s" % url))
     else:
         checks.append(Check("url", FAIL, "PithURL is %s, not %s%s"
-                            % (show(url, 80), URL_PREFIX, number)))
+                            % (show(url, 80), URL_BASE, number)))
     if out.fields is None:
         checks.append(Check("arxiv", ERROR, "not checked: the record is unreadable"))
     else:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import List
 
 from .canonical import is_number
-
-URL_BASE = "https://pith.science/pith/"
+from .identifier import URL_BASE
 #: Modules of light margin on each side (ISO/IEC 18004's quiet zone); pith.sty adds it.
 QUIET_ZONE = 4
 

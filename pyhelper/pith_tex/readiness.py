@@ -49,7 +49,9 @@ import time
 from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
 from .errors import UsageError
-from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, decisive
+from .discover import find_pith_numbers, read_tex, uncomment
+from .verify import (ERROR, FAIL, OK, WARN, Check, FileOutcome, decisive,
+                     verify_include_file)
 
 if TYPE_CHECKING:
     from .identifier import Identifier
@@ -71,7 +73,6 @@ SHELL_PACKAGES: Dict[str, str] = {
     "bashful": "runs shell commands through shell escape",
 }
 
-_COMMENT_RE = re.compile(r"(?<!\\)%.*")
 #: Commands that run programs, and why they fail on arXiv.
 _SHELL_COMMANDS: List[Tuple["re.Pattern[str]", str, str]] = [
     (re.compile(r"(?:\\immediate\s*)?\\write\s*18(?![0-9])"), "\\write18",
@@ -112,19 +113,14 @@ class Readiness(NamedTuple):
 
 
 def _strip_comments(text: str) -> List[str]:
-    return [_COMMENT_RE.sub("", line) for line in text.splitlines()]
-
-
-def _read_text(path: str) -> str:
-    with open(path, "rb") as f:
-        return f.read().decode("utf-8", "replace")
+    return [uncomment(line) for line in text.splitlines()]
 
 
 # -- main ----------------------------------------------------------------------------------
 
 def _has_documentclass(path: str) -> bool:
     try:
-        text = _read_text(path)
+        text = read_tex(path)
     except OSError:
         return False
     return any(_DOCUMENTCLASS_RE.search(line) for line in _strip_comments(text))
@@ -267,24 +263,6 @@ def _include_path(directory: str, name: str) -> str:
     return path
 
 
-def _read_include(path: str) -> FileOutcome:
-    from .verify import verify_file
-
-    if path.endswith(".tex"):
-        return verify_file(path)
-    from .signatures import verify_include_text
-    from .verify import read_file
-
-    data, failed = read_file(path)
-    if failed is not None:
-        return failed
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
-        return FileOutcome(path, "include", None, "not pure ASCII: not a pith-tex include")
-    return verify_include_text(path, text)
-
-
 def _signature_ok(checks: List[Check]) -> Tuple[Optional[Check], str]:
     """The decisive check, a missing receipt not counted (an unsigned include is what the
     resolver gives today), and "signed" or "unsigned"."""
@@ -304,7 +282,7 @@ def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcom
     shown = os.path.relpath(path, directory)
     if not os.path.exists(path):
         return Check("include", FAIL, "%s not found: run pith-tex fetch" % shown), None
-    out = _read_include(path)
+    out = verify_include_file(path)
     if out.outcome is None:
         status = FAIL if out.error_code == 1 else ERROR
         return Check("include", status, "%s: %s: run pith-tex fetch again"
@@ -322,8 +300,6 @@ def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcom
 def check_number(directory: str, include_name: str,
                  include: Optional[FileOutcome]) -> Check:
     """The ``number`` check: the include is for the paper's ``\\pithnumber``."""
-    from .discover import find_pith_numbers
-
     ident: Optional[Identifier]
     try:
         ident = find_pith_numbers(directory, exclude=(os.path.basename(include_name),))
@@ -381,7 +357,7 @@ def scan_shell_escape(directory: str) -> List[Hit]:
         if rel == "pith.sty":
             continue  # ours; checked by l3build, needs nothing
         try:
-            lines = _strip_comments(_read_text(path))
+            lines = _strip_comments(read_tex(path))
         except OSError:
             continue
         for i, line in enumerate(lines, 1):
@@ -493,7 +469,7 @@ def compile_paper(paper: str, main: str, route: str,
             runs += 1
             p = _run(cmd, paper, env, budget)
             try:
-                log = _read_text(os.path.join(paper, job + ".log"))
+                log = read_tex(os.path.join(paper, job + ".log"))
             except OSError:
                 log = p.stdout
             if p.returncode != 0:
@@ -580,7 +556,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
     if did is not None:
         fixed.append(did)
     try:
-        main_text = _read_text(os.path.join(directory, main_name))
+        main_text = read_tex(os.path.join(directory, main_name))
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e))
     include_name = include_setting(main_text)

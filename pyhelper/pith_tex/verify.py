@@ -305,14 +305,6 @@ def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
                                  "not valid JSON (%s)" % e.__class__.__name__)
 
 
-def load_json_file(path: str) -> Tuple[Any, Optional[FileOutcome]]:
-    """:func:`read_file` then :func:`decode_json`: each file is read and parsed once."""
-    data, failed = read_file(path)
-    if failed is not None:
-        return None, failed
-    return decode_json(path, data)
-
-
 def verify_json_obj(
     path: str, obj: Any, *, require_signature: bool = False,
     keyring: Optional[Keyring] = None,
@@ -336,31 +328,54 @@ def verify_json_obj(
     return FileOutcome(path, kind, out)
 
 
+#: How a PDF file starts.
+PDF_MAGIC = b"%PDF-"
+
+
+def is_pdf_name(path: str) -> bool:
+    """A file named ``.pdf`` (any case) is verified as a compiled paper."""
+    return path[-4:].lower() == ".pdf"
+
+
+def _include_outcome(path: str, data: bytes, require_signature: bool,
+                     keyring: Optional[Keyring]) -> FileOutcome:
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        return FileOutcome(path, "include", None, "not pure ASCII: not a pith-tex include")
+    from .signatures import verify_include_text
+
+    return verify_include_text(path, text, require_signature=require_signature,
+                               keyring=keyring)
+
+
+def verify_include_file(path: str, *, require_signature: bool = False,
+                        keyring: Optional[Keyring] = None) -> FileOutcome:
+    """Verify the file at *path* as an include, whatever its name (``include=FILE``)."""
+    data, failed = read_file(path)
+    if failed is not None:
+        return failed
+    return _include_outcome(path, data, require_signature, keyring)
+
+
 def verify_file(path: str, *, require_signature: bool = False,
                 keyring: Optional[Keyring] = None) -> FileOutcome:
     """Verify one file: ``.tex`` as an include, ``.pdf`` (or any file that starts as a
     PDF does) as a compiled paper (:mod:`pith_tex.pdf`), anything else as resolver
     JSON/bundle."""
-    if path[-4:].lower() == ".pdf":
+    if is_pdf_name(path):
         from .pdf import verify_pdf
 
         return verify_pdf(path, require_signature=require_signature, keyring=keyring)
     data, failed = read_file(path)
     if failed is not None:
         return failed
-    if data[:5] == b"%PDF-":  # a PDF by another name
+    if data.startswith(PDF_MAGIC):  # a PDF by another name
         from .pdf import verify_pdf
 
         return verify_pdf(path, require_signature=require_signature, keyring=keyring)
     if path.endswith(".tex"):
-        try:
-            text = data.decode("ascii")
-        except UnicodeDecodeError:
-            return FileOutcome(path, "include", None, "not pure ASCII: not a pith-tex include")
-        from .signatures import verify_include_text
-
-        return verify_include_text(path, text, require_signature=require_signature,
-                                   keyring=keyring)
+        return _include_outcome(path, data, require_signature, keyring)
     obj, failed = decode_json(path, data)
     if failed is not None:
         return failed

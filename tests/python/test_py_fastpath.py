@@ -24,7 +24,7 @@ from pith_tex import canonical
 from pith_tex.cli import plain_verify
 from pith_tex.report import file_line, ok_line
 from pith_tex.batch import verified_record_obj, verify_paths
-from pith_tex.verify import load_json_file, verify_file
+from pith_tex.verify import decode_json, read_file, verify_file
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]
@@ -189,7 +189,9 @@ def test_lean_record_check_agrees_with_verify_file(tmp_path):
         verify_paths([path], require_signature=False, as_json=False, sink=out.append)
         assert "".join(out) == file_line(full) + "\n", name
         if not fname.endswith(".tex"):  # verify DIR reads .tex as an include, never lean
-            obj, unreadable = load_json_file(path)
+            data, unreadable = read_file(path)
+            if unreadable is None:
+                obj, unreadable = decode_json(path, data)
             number = None if unreadable else verified_record_obj(path, obj)
             assert (number is not None) == passed, name
             if number is not None:
