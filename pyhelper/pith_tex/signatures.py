@@ -32,14 +32,9 @@ def _key_id_problem(key_id: Any) -> Optional[Check]:
     return None
 
 
-def _receipt_problem(ring: Keyring, key_id: Any, sig: bytes,
-                     digest_bytes: bytes) -> Optional[Check]:
-    """The failing check for one Ed25519 signature *sig* by *key_id*, or None if it verifies."""
-    bad_key = _key_id_problem(key_id)
-    if bad_key is not None:
-        return bad_key
-    if len(sig) != 64:
-        return Check("signature", FAIL, "the signature is not a 64-byte Ed25519 signature")
+def _receipt_check(ring: Keyring, key_id: str, sig: bytes, digest_bytes: bytes) -> Check:
+    """The ``signature`` check of one 64-byte Ed25519 signature *sig* by *key_id* (a
+    well-formed key id) over the raw digest."""
     try:
         good = ring.verify(key_id, sig, digest_bytes)
     except CouldNotCheck as e:
@@ -47,7 +42,8 @@ def _receipt_problem(ring: Keyring, key_id: Any, sig: bytes,
     if not good:
         return Check("signature", FAIL, "the Ed25519 receipt by %s does not verify over the "
                      "digest" % key_id)
-    return None
+    return Check("signature", OK, "Ed25519 receipt by %s verifies over the raw digest"
+                 % key_id)
 
 
 def signature_check(
@@ -63,7 +59,7 @@ def signature_check(
         return (no_receipt_check(what, require_signature),
                 None if require_signature else "absent", None, None)
     ring = keyring if keyring is not None else pinned_keyring()
-    first: Optional[Tuple[str, str]] = None
+    first: Optional[Tuple[Check, str, str]] = None
     for r in receipts:
         if r.kind != "pith_receipt":
             return Check("signature", ERROR, "receipt kind is %s, not pith_receipt"
@@ -83,13 +79,12 @@ def signature_check(
         if len(sig) != 64:
             return Check("signature", FAIL, "signature_b64 is not a base64 64-byte Ed25519 "
                          "signature"), None, None, None
-        problem = _receipt_problem(ring, r.key_id, sig, digest_bytes)
-        if problem is not None:
-            return problem, None, None, None
-        first = first or (r.key_id, sig.hex())
+        c = _receipt_check(ring, r.key_id, sig, digest_bytes)
+        if c.status != OK:
+            return c, None, None, None
+        first = first or (c, r.key_id, sig.hex())
     assert first is not None
-    return (Check("signature", OK, "Ed25519 receipt by %s verifies over the raw digest"
-                  % first[0]), "verified", first[0], first[1])
+    return first[0], "verified", first[1], first[2]
 
 
 def verify_embedded(
@@ -111,15 +106,14 @@ def verify_embedded(
                             "lower-case hex digits: %s" % (what, show(key_id),
                                                             show(signature_hex))))
     else:
-        ring = keyring if keyring is not None else pinned_keyring()
-        problem = _receipt_problem(ring, key_id, bytes.fromhex(signature_hex),
-                                   bytes.fromhex(hexd))
-        if problem is None:
-            checks.append(Check("signature", OK, "Ed25519 receipt by %s verifies over the raw "
-                                "digest" % key_id))
+        c = _key_id_problem(key_id)
+        if c is None:
+            assert key_id is not None  # a well-formed key id
+            ring = keyring if keyring is not None else pinned_keyring()
+            c = _receipt_check(ring, key_id, bytes.fromhex(signature_hex), bytes.fromhex(hexd))
+        checks.append(c)
+        if c.status == OK:
             signature = "verified"
-        else:
-            checks.append(problem)
     return Outcome(number, checks, hexd, fields, signature,
                    key_id if signature == "verified" else None)
 
