@@ -2,12 +2,12 @@
 
 Each file becomes its report form: a line (:func:`pith_tex.report.file_line`) or a JSON
 dict (:func:`pith_tex.report.file_json`).  Includes (``.tex``) and PDFs (``.pdf``) go to
-:func:`pith_tex.verify.verify_file`.  For lines, each other file is read and parsed once
-(:func:`pith_tex.verify.read_file` then :func:`pith_tex.verify.decode_json`; a file that
+:func:`pith_tex.files.verify_file`.  For lines, each other file is read and parsed once
+(:func:`pith_tex.files.read_file` then :func:`pith_tex.files.decode_json`; a file that
 starts as a PDF does goes to ``verify_file`` instead); a resolver JSON record is
 first tried with :func:`verified_record_obj`, which builds no check or message when every
 check passes (the usual case); any other document, and any record that does not pass,
-goes through the full :func:`pith_tex.verify.verify_json_obj` with the same parsed
+goes through the full :func:`pith_tex.files.verify_json_obj` with the same parsed
 value.  Lines are
 handed to the sink in batches (with ``PYTHONUNBUFFERED`` set, every write to stdout is a
 system call).
@@ -29,8 +29,9 @@ from . import canonical
 from .errors import EXIT_OK, CouldNotCheck
 from .documents import RECORD_TYPE
 from .report import file_json, file_line, ok_line
-from .verify import (PDF_MAGIC, bucket, decode_json, expected_number, is_pdf_name, read_file,
-                     verify_file, verify_json_obj, worst)
+from .checks import bucket, worst
+from .documents import PDF_MAGIC, is_pdf_name
+from .files import decode_json, expected_number, read_file, verify_file, verify_json_obj
 
 PARALLEL_THRESHOLD = 4000
 MIN_WORKERS = 2

@@ -83,7 +83,7 @@ def run_guarded(body: Callable[[], int]) -> NoReturn:
 def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool) -> int:
     """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output)."""
     from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed
-    from .verify import BUCKETS, VERDICTS, bucket, decisive
+    from .checks import BUCKETS, VERDICTS, bucket, decisive
 
     files: List[str] = []
     compact = len(paths) > 1
@@ -111,7 +111,7 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
             counts[1], len(files), counts[2])
     else:  # one file: every check, and the decisive one in the error line
         from .report import file_json, file_result
-        from .verify import verify_file
+        from .files import verify_file
 
         one = verify_file(files[0], require_signature=require_signature)
         counts = [0, 0, 0]  # verified, failed, could not check

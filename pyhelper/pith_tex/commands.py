@@ -85,7 +85,7 @@ def fetch(number: Optional[str], resolver: Optional[str], output: str, offline: 
 
 def _emit_fetch_json(state: Dict[str, Any], code: int, error: Optional[str]) -> None:
     from .report import checks_json, dumps
-    from .verify import VERDICTS
+    from .checks import VERDICTS
 
     click.echo(dumps({
         "command": "fetch", "number": state["number"], "source": state["source"],
@@ -105,7 +105,8 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     from .include import IncludeData, write_include
     from .report import check_lines
     from .resolver import Deadline, open_resolver, parse_body, resolver_spec
-    from .verify import decisive, verify_record
+    from .checks import decisive
+    from .verify import verify_record
 
     def say(text: str) -> None:
         if not as_json:

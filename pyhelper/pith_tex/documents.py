@@ -134,3 +134,12 @@ def read_capped(path: str) -> Optional[bytes]:
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
+
+
+#: How a PDF file starts.
+PDF_MAGIC = b"%PDF-"
+
+
+def is_pdf_name(path: str) -> bool:
+    """A file named ``.pdf`` (any case) is verified as a compiled paper."""
+    return path[-4:].lower() == ".pdf"

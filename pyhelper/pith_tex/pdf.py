@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optiona
 
 from .errors import show
 from .identifier import URL_BASE
-from .verify import ERROR, FAIL, OK, PDF_MAGIC, WARN, Check, FileOutcome, Outcome
+from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
+from .documents import PDF_MAGIC
 
 if TYPE_CHECKING:
     from .keys import Keyring
@@ -66,7 +67,7 @@ _FETCH = "run pith-tex fetch and recompile"
 def _has_header(head: bytes) -> bool:
     """*head* (the first bytes of a file named ``.pdf``) holds the PDF header ``%PDF-``
     within its first KiB.  (A file with another name is read as a PDF only when it starts
-    with the header: :func:`pith_tex.verify.verify_file`.)"""
+    with the header: :func:`pith_tex.files.verify_file`.)"""
     return PDF_MAGIC in head[:_HEAD]
 
 

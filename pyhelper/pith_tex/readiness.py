@@ -50,8 +50,8 @@ from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
 from .errors import UsageError
 from .discover import find_pith_numbers, read_tex, uncomment
-from .verify import (ERROR, FAIL, OK, WARN, Check, FileOutcome, decisive,
-                     verify_include_file)
+from .checks import Check, ERROR, FAIL, FileOutcome, OK, WARN, decisive
+from .files import verify_include_file
 
 if TYPE_CHECKING:
     from .identifier import Identifier
@@ -627,7 +627,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     from .cli import echo
     from .errors import EXIT_FAILED, CouldNotCheck, PithError, VerificationFailed
     from .report import LABELS, dumps
-    from .verify import exit_code_of
+    from .checks import exit_code_of
 
     try:
         r = run_checks(directory, route, fix, main)

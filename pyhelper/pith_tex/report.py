@@ -47,7 +47,7 @@ import json
 from typing import Any, Dict, Iterable, List, Optional
 
 from .errors import EXIT_FAILED
-from .verify import ERROR, FAIL, OK, VERDICTS, WARN, Check, FileOutcome, decisive
+from .checks import Check, ERROR, FAIL, FileOutcome, OK, VERDICTS, WARN, decisive
 
 LABELS = {OK: "OK", FAIL: "FAIL", WARN: "WARN", ERROR: "ERROR"}
 

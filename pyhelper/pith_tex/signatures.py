@@ -15,7 +15,8 @@ from . import canonical
 from .errors import CouldNotCheck, PithError, show
 from .keys import Keyring, pinned_keyring
 from .qr import qr_text
-from .verify import ERROR, FAIL, OK, WARN, Check, FileOutcome, Outcome, record_checks
+from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
+from .verify import record_checks
 
 
 def no_receipt_check(what: str, require_signature: bool) -> Check:

@@ -29,103 +29,20 @@ contradiction outranks an unanswered question.
 from __future__ import annotations
 
 import json
-import os
 import re
-from typing import TYPE_CHECKING, Any, Iterable, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 from . import canonical
 from .canonical import RecordFields
-from .documents import (BundleDoc, RecordDoc, kind_of, parse_bundle_doc, parse_record_doc,
-                        read_capped)
-from .errors import (EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, EXIT_USAGE, CouldNotCheck,
-                     PithError, show)
+from .checks import ERROR, FAIL, OK, Check, Outcome
+from .documents import BundleDoc, RecordDoc
+from .errors import CouldNotCheck, show
 
 if TYPE_CHECKING:  # keys (and cryptography behind it) are imported on the first signature
     from .keys import Keyring
 
-OK = "ok"
-FAIL = "fail"
-WARN = "warn"
-ERROR = "error"
-
-VERDICTS = {EXIT_OK: "verified", EXIT_FAILED: "failed", EXIT_USAGE: "usage-error",
-            EXIT_COULD_NOT_CHECK: "could-not-check"}
-
 _PITH_NUMBER_RE = re.compile(r"pith:([0-9]{4}):([A-Z2-7]{26})\Z")
 loads = json.JSONDecoder().decode  # json.loads of a str, minus its keyword handling
-
-
-class Check(NamedTuple):
-    name: str
-    status: str
-    detail: str
-
-
-class Outcome(NamedTuple):
-    """What verifying one record (or bundle, or include) established."""
-
-    number: Optional[str]
-    checks: List[Check]
-    sha256: Optional[str] = None  # recomputed digest, hex
-    fields: Optional[RecordFields] = None  # set when the record shape is valid
-    signature: Optional[str] = None  # "verified" | "absent" | None (not established)
-    key_id: Optional[str] = None
-    signature_hex: Optional[str] = None  # the verified receipt's signature
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.checks)
-
-    @property
-    def verdict(self) -> str:
-        return VERDICTS[self.exit_code]
-
-
-def exit_code_of(checks: Iterable[Check]) -> int:
-    code = EXIT_OK
-    for c in checks:
-        if c.status == FAIL:
-            return EXIT_FAILED
-        if c.status == ERROR:
-            code = EXIT_COULD_NOT_CHECK
-    return code
-
-
-_SEVERITY = {OK: 0, WARN: 1, ERROR: 2, FAIL: 3}
-
-
-def decisive(checks: Iterable[Check]) -> Optional[Check]:
-    """The check that decides: the first failure, else the first error, else the first
-    warning; None when every check passed.  Its name and detail become the ``error:``
-    line of a non-zero exit and the compact line of a file."""
-    found: Optional[Check] = None
-    rank = 0
-    for c in checks:
-        r = _SEVERITY[c.status]
-        if r > rank:
-            found, rank = c, r
-            if r == 3:
-                break
-    return found
-
-
-#: The summary buckets of exit codes: verified, failed, could not check (usage too).
-BUCKETS = ("verified", "failed", "could_not_check")
-
-
-def bucket(code: int) -> int:
-    """The index in :data:`BUCKETS` of an exit code."""
-    return 0 if code == EXIT_OK else 1 if code == EXIT_FAILED else 2
-
-
-def worst(codes: Iterable[int]) -> int:
-    """Combine exit codes: 1 (failed) > 2 (usage) > 3 (could not check) > 0."""
-    rank = {EXIT_OK: 0, EXIT_COULD_NOT_CHECK: 1, EXIT_USAGE: 2, EXIT_FAILED: 3}
-    best = EXIT_OK
-    for c in codes:
-        if rank.get(c, 1) > rank[best]:
-            best = c
-    return best
 
 
 def _short(hexdigest: str) -> str:
@@ -255,128 +172,3 @@ def verify_bundle(
         bundle.receipts, bytes.fromhex(hexd), require_signature, keyring)
     checks.append(c)
     return Outcome(number, checks, hexd, fields, signature, key_id, signature_hex)
-
-
-# -- files -------------------------------------------------------------------------------
-
-class FileOutcome(NamedTuple):
-    path: str
-    kind: str  # "record" | "bundle" | "include" | "pdf" | "unknown"
-    outcome: Optional[Outcome]
-    error: Optional[str] = None  # set when the file could not be read at all
-    error_code: int = EXIT_COULD_NOT_CHECK
-
-    @property
-    def exit_code(self) -> int:
-        return self.error_code if self.outcome is None else self.outcome.exit_code
-
-
-def expected_number(path: str) -> Optional[str]:
-    """``.../NUM.json`` or ``.../NUM/bundle.json``: the number the path promises."""
-    base = os.path.basename(path)
-    stem = base[:-5] if base.endswith(".json") else base
-    if canonical.is_number(stem):
-        return stem
-    if base == "bundle.json":
-        parent = os.path.basename(os.path.dirname(path))
-        if canonical.is_number(parent):
-            return parent
-    return None
-
-
-def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
-    """``(bytes, None)``, or ``(b"", outcome)`` for a file that cannot be read or is larger
-    than 1 MiB."""
-    try:
-        data = read_capped(path)
-    except OSError as e:
-        return b"", FileOutcome(path, "unknown", None, "cannot read: %s" % (e.strerror or e))
-    if data is None:
-        return b"", FileOutcome(path, "unknown", None, "larger than 1 MiB")
-    return data, None
-
-
-def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
-    """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON."""
-    try:
-        return loads(data.decode("utf-8")), None
-    except (ValueError, UnicodeDecodeError) as e:
-        return None, FileOutcome(path, "unknown", None,
-                                 "not valid JSON (%s)" % e.__class__.__name__)
-
-
-def verify_json_obj(
-    path: str, obj: Any, *, require_signature: bool = False,
-    keyring: Optional[Keyring] = None,
-) -> FileOutcome:
-    """Verify one saved resolver JSON or bundle, already parsed (*obj*, from *path*)."""
-    kind = kind_of(obj)
-    try:
-        if kind == "record":
-            doc = parse_record_doc(obj, path)
-            out = verify_record(expected_number(path), doc, None, check_signature=False)
-        elif kind == "bundle":
-            bdoc = parse_bundle_doc(obj, path)
-            out = verify_bundle(expected_number(path), bdoc,
-                                require_signature=require_signature, keyring=keyring)
-        else:
-            return FileOutcome(path, "unknown", None,
-                               "neither resolver JSON (record_type: pith_number_record) nor a "
-                               "bundle (bundle_type: pith_open_graph_bundle)")
-    except PithError as e:
-        return FileOutcome(path, kind or "unknown", None, e.message, e.exit_code)
-    return FileOutcome(path, kind, out)
-
-
-#: How a PDF file starts.
-PDF_MAGIC = b"%PDF-"
-
-
-def is_pdf_name(path: str) -> bool:
-    """A file named ``.pdf`` (any case) is verified as a compiled paper."""
-    return path[-4:].lower() == ".pdf"
-
-
-def _include_outcome(path: str, data: bytes, require_signature: bool,
-                     keyring: Optional[Keyring]) -> FileOutcome:
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
-        return FileOutcome(path, "include", None, "not pure ASCII: not a pith-tex include")
-    from .signatures import verify_include_text
-
-    return verify_include_text(path, text, require_signature=require_signature,
-                               keyring=keyring)
-
-
-def verify_include_file(path: str, *, require_signature: bool = False,
-                        keyring: Optional[Keyring] = None) -> FileOutcome:
-    """Verify the file at *path* as an include, whatever its name (``include=FILE``)."""
-    data, failed = read_file(path)
-    if failed is not None:
-        return failed
-    return _include_outcome(path, data, require_signature, keyring)
-
-
-def verify_file(path: str, *, require_signature: bool = False,
-                keyring: Optional[Keyring] = None) -> FileOutcome:
-    """Verify one file: ``.tex`` as an include, ``.pdf`` (or any file that starts as a
-    PDF does) as a compiled paper (:mod:`pith_tex.pdf`), anything else as resolver
-    JSON/bundle."""
-    if is_pdf_name(path):
-        from .pdf import verify_pdf
-
-        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
-    data, failed = read_file(path)
-    if failed is not None:
-        return failed
-    if data.startswith(PDF_MAGIC):  # a PDF by another name
-        from .pdf import verify_pdf
-
-        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
-    if path.endswith(".tex"):
-        return _include_outcome(path, data, require_signature, keyring)
-    obj, failed = decode_json(path, data)
-    if failed is not None:
-        return failed
-    return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring)

@@ -24,7 +24,7 @@ from pith_tex import canonical
 from pith_tex.cli import plain_verify
 from pith_tex.report import file_line, ok_line
 from pith_tex.batch import verified_record_obj, verify_paths
-from pith_tex.verify import decode_json, read_file, verify_file
+from pith_tex.files import decode_json, read_file, verify_file
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]

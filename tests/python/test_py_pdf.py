@@ -27,7 +27,7 @@ import texbuild
 from pith_tex.include import IncludeData, render
 from pith_tex.keys import Keyring
 from pith_tex.pdf import verify_pdf, visible_numbers
-from pith_tex.verify import ERROR, FAIL, OK, WARN
+from pith_tex.checks import ERROR, FAIL, OK, WARN
 
 VECTORS = recorded.vectors_with_record()
 V = VECTORS[0]  # arXiv:2509.03047, 2025
@@ -454,7 +454,7 @@ def test_pdf_by_another_name_and_mixed_paths(papers, tmp_path, mirror):
 
 
 def test_library_verify_file_dispatches(papers):
-    from pith_tex.verify import verify_file
+    from pith_tex.files import verify_file
 
     f = verify_file(str(papers.get("pdflatex")))
     assert f.kind == "pdf" and f.exit_code == 0 and f.outcome.number == N

@@ -13,7 +13,8 @@ from pith_tex import canonical
 from pith_tex.documents import parse_bundle_doc, parse_record_doc
 from pith_tex.errors import CouldNotCheck
 from pith_tex.keys import Keyring
-from pith_tex.verify import FAIL, OK, WARN, ERROR, verify_bundle, verify_record, worst
+from pith_tex.checks import ERROR, FAIL, OK, WARN, worst
+from pith_tex.verify import verify_bundle, verify_record
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]
