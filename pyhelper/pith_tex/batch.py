@@ -118,7 +118,7 @@ def _results(paths: Sequence[str], require_signature: bool,
                     if number is not None:
                         yield EXIT_OK, ok_line(p, number)
                         continue
-                    r = verify_json_obj(p, obj, require_signature=require_signature)
+                    r = verify_json_obj(p, obj, require_signature=require_signature, data=data)
         yield r.exit_code, file_line(r)
 
 

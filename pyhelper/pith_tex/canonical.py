@@ -55,6 +55,17 @@ def digest(record: Any) -> bytes:
     return _sha256(canonical_json(record)).digest()
 
 
+def canonical_text(value: Any) -> str:
+    """:func:`canonical_json` before UTF-8 encoding: for callers that assemble a document
+    from the canonical texts of its parts (:mod:`pith_tex.citations`)."""
+    return _dumps(value)
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of *data*, as 64 lower-case hex digits."""
+    return _sha256(data).hexdigest()
+
+
 #: The RFC 4648 base32 alphabet: the characters of a Pith Number.
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _HEX = "0123456789abcdef"

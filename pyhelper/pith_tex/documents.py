@@ -103,10 +103,10 @@ def parse_bundle_doc(obj: Any, where: str) -> BundleDoc:
     return BundleDoc(pith_number, sha, record, receipts)
 
 
-def read_capped(path: str) -> Optional[bytes]:
-    """The bytes of *path*, or None when it is larger than :data:`MAX_BODY` (sized with
-    fstat, so a small file does not cost a 1 MiB buffer).  Raises :class:`OSError`
-    (``FileNotFoundError`` for a missing file).
+def read_capped(path: str, limit: int = MAX_BODY) -> Optional[bytes]:
+    """The bytes of *path*, or None when it is larger than *limit* (default
+    :data:`MAX_BODY`; sized with fstat, so a small file does not cost a 1 MiB buffer).
+    Raises :class:`OSError` (``FileNotFoundError`` for a missing file).
 
     The one read of a document from disk: ``verify FILE/DIR`` and a mirror directory
     (:class:`pith_tex.resolver.DirectoryResolver`).
@@ -114,21 +114,21 @@ def read_capped(path: str) -> Optional[bytes]:
     fd = os.open(path, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
-        if size > MAX_BODY:
+        if size > limit:
             return None
         first = os.read(fd, size + 1)
         if len(first) == size:  # the usual case: the whole file in one read
             return first
         chunks = [first]
         total = len(first)
-        if total > MAX_BODY:
+        if total > limit:
             return None
         while first:
             chunk = os.read(fd, 65536)
             if not chunk:
                 break
             total += len(chunk)
-            if total > MAX_BODY:
+            if total > limit:
                 return None
             chunks.append(chunk)
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)

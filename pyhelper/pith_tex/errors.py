@@ -68,3 +68,23 @@ def show(value: object, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return text
+
+
+def printable(value: str, limit: int = 300) -> str:
+    """Render untrusted text for a listing (titles in ``pith-tex citations``): unquoted and
+    readable, letters of any script kept, but every character that could act on a
+    terminal or reorder what it shows escaped as ``\\xNN``/``\\uNNNN``: C0/C1 controls
+    (ESC, so no ANSI sequence; CR, LF, so no forged line), bidi and other format
+    characters (U+202E...), line and paragraph separators, unassigned and surrogate code
+    points.  Cut to *limit* characters (``...``).
+
+    :func:`show` is for values inside messages (quoted, ASCII only); this is its
+    counterpart for text shown as text.  Backslashes are kept: titles are raw TeX.
+    """
+    text = value[:limit + 1]
+    if not text.isprintable():  # the usual title is printable: one C-level scan
+        text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return text
+

@@ -1,5 +1,6 @@
-"""One file, whatever it is: which document it holds (resolver JSON, bundle, include or
-compiled PDF), read within the caps, and handed to the verifier of its kind.  This is the
+"""One file, whatever it is: which document it holds (resolver JSON, bundle, Paper Citation
+Record, include or compiled PDF), read within the caps, and handed to the verifier of its
+kind.  This is the
 top of the verification modules: it imports ``verify``, ``signatures`` and ``pdf``, and
 none of them imports it.
 """
@@ -9,10 +10,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
-from . import canonical
+from . import canonical, citations
 from .checks import FileOutcome
-from .documents import (PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc, parse_record_doc,
-                        read_capped)
+from .documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
+                        parse_record_doc, read_capped)
 from .errors import PithError
 from .verify import loads, verify_bundle, verify_record
 
@@ -32,34 +33,50 @@ def expected_number(path: str) -> Optional[str]:
     return None
 
 
+_TOO_LARGE = "larger than 1 MiB (%d MiB for a Paper Citation Record)" % (citations.MAX_RECORD >> 20)
+
+
 def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
     """``(bytes, None)``, or ``(b"", outcome)`` for a file that cannot be read or is larger
-    than 1 MiB."""
+    than 1 MiB, unless it may be a Paper Citation Record (up to
+    :data:`pith_tex.citations.MAX_RECORD`; :func:`decode_json` holds every other document
+    to 1 MiB)."""
     try:
-        data = read_capped(path)
+        data = read_capped(path, citations.MAX_RECORD)
     except OSError as e:
         return b"", FileOutcome(path, "unknown", None, "cannot read: %s" % (e.strerror or e))
-    if data is None:
-        return b"", FileOutcome(path, "unknown", None, "larger than 1 MiB")
+    if data is None or (len(data) > MAX_BODY and not citations.may_be_citation_record(data)):
+        return b"", FileOutcome(path, "unknown", None, _TOO_LARGE)
     return data, None
 
 
 def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
-    """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON."""
+    """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON, or is
+    larger than 1 MiB and not a Paper Citation Record."""
     try:
-        return loads(data.decode("utf-8")), None
+        obj = loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         return None, FileOutcome(path, "unknown", None,
                                  "not valid JSON (%s)" % e.__class__.__name__)
+    if len(data) > MAX_BODY and not citations.is_citation_record(obj):
+        return None, FileOutcome(path, "unknown", None, _TOO_LARGE)
+    return obj, None
 
 
 def verify_json_obj(
     path: str, obj: Any, *, require_signature: bool = False,
-    keyring: Optional[Keyring] = None,
+    keyring: Optional[Keyring] = None, data: Optional[bytes] = None,
 ) -> FileOutcome:
-    """Verify one saved resolver JSON or bundle, already parsed (*obj*, from *path*)."""
+    """Verify one saved resolver JSON, bundle or Paper Citation Record, already parsed
+    (*obj*, from *path*; *data*: the bytes parsed, which a citation record's check for
+    repeated keys reads)."""
     kind = kind_of(obj)
+    if kind is None and citations.is_citation_record(obj):
+        kind = citations.KIND
     try:
+        if kind == citations.KIND:
+            return FileOutcome(path, citations.KIND, citations.verify_citation_record(
+                obj, path, data, citations.expected_arxiv_id(path)))
         if kind == "record":
             doc = parse_record_doc(obj, path)
             out = verify_record(expected_number(path), doc, None, check_signature=False)
@@ -69,8 +86,9 @@ def verify_json_obj(
                                 require_signature=require_signature, keyring=keyring)
         else:
             return FileOutcome(path, "unknown", None,
-                               "neither resolver JSON (record_type: pith_number_record) nor a "
-                               "bundle (bundle_type: pith_open_graph_bundle)")
+                               "neither resolver JSON (record_type: pith_number_record), a "
+                               "bundle (bundle_type: pith_open_graph_bundle) nor a Paper "
+                               "Citation Record (schema: %s)" % citations.SCHEMA)
     except PithError as e:
         return FileOutcome(path, kind or "unknown", None, e.message, e.exit_code)
     return FileOutcome(path, kind, out)
@@ -118,4 +136,5 @@ def verify_file(path: str, *, require_signature: bool = False,
     obj, failed = decode_json(path, data)
     if failed is not None:
         return failed
-    return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring)
+    return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring,
+                           data=data)

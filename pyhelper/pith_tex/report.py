@@ -30,7 +30,8 @@ stderr).  ``fetch``::
 
     {"command": "verify", "exit_code": 0, "verdict": "...",
      "summary": {"files": N, "verified": N, "failed": N, "could_not_check": N},
-     "files": [{"path": "...", "kind": "record" | "bundle" | "include" | "pdf" | "unknown",
+     "files": [{"path": "...", "kind": "record" | "bundle" | "include" | "pdf"
+                        | "citation-record" | "unknown",
                 "number": "NUM" | null, "exit_code": 0, "verdict": "...",
                 "checks": [...], "error": null | "..."}, ...]}
 
@@ -75,8 +76,8 @@ def file_line(f: FileOutcome) -> str:
         label = "FAIL" if f.error_code == EXIT_FAILED else "ERROR"
         return "%-6s%s  %s" % (label, f.path, f.error)
     worst = decisive(f.outcome.checks)
-    if worst is None:
-        return ok_line(f.path, f.outcome.number)
+    if worst is None:  # a document without a number (a citation record) shows its kind
+        return ok_line(f.path, f.outcome.number or f.kind)
     return "%-6s%s  %s: %s" % (LABELS[worst.status], f.path, worst.name, worst.detail)
 
 

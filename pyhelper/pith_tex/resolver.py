@@ -12,7 +12,8 @@ HTTP policy (requests is imported lazily):
 * at most 3 attempts, retried on connection errors, timeouts, 429 and 5xx, with
   exponential backoff (0.5 s, 1 s); ``Retry-After`` is honoured but capped at 10 s and
   never sleeps past the deadline;
-* the body is streamed and capped at 1 MiB; a ``Content-Length`` that does not match
+* the body is streamed and capped (1 MiB; a document type may state its own cap,
+  :meth:`Resolver.document`); a ``Content-Length`` that does not match
   the body is a truncated body;
 * the record is required: 404 is "no record" (could not check).  The bundle is optional:
   a 404 on ``/pith/NUM/bundle.json`` and on ``/.well-known/pith/NUM/bundle.json`` means
@@ -104,6 +105,17 @@ class Resolver:
     def bundle(self, number: str) -> Optional[Document]:
         raise NotImplementedError
 
+    def document(self, rel: str, max_body: int = MAX_BODY) -> Optional[Document]:
+        """The JSON document at *rel* (a path under the base, e.g.
+        ``paper/ID/citation-record.json``) read within *max_body* bytes, or None when
+        there is none (404/410, missing file).  *rel* is built from validated parts."""
+        raise NotImplementedError
+
+
+def size_text(limit: int) -> str:
+    """``1 MiB``: how a body cap is named in messages."""
+    return "%g MiB" % (limit / (1 << 20))
+
 
 class DirectoryResolver(Resolver):
     """A mirror on disk."""
@@ -114,17 +126,20 @@ class DirectoryResolver(Resolver):
         self.root = root
         self.description = root
 
-    def _read(self, rel: str) -> Optional[Document]:
+    def _read(self, rel: str, max_body: int = MAX_BODY) -> Optional[Document]:
         path = os.path.join(self.root, *rel.split("/"))
         try:
-            body = read_capped(path)
+            body = read_capped(path, max_body)
         except FileNotFoundError:
             return None
         except OSError as e:
             raise CouldNotCheck("%s: cannot read: %s" % (path, e.strerror or e))
         if body is None:
-            raise CouldNotCheck("%s: body larger than 1 MiB" % path)
+            raise CouldNotCheck("%s: body larger than %s" % (path, size_text(max_body)))
         return Document(path, body, parse_body(body, path))
+
+    def document(self, rel: str, max_body: int = MAX_BODY) -> Optional[Document]:
+        return self._read(rel, max_body)
 
     def record(self, number: str) -> Document:
         doc = self._read("pith/%s.json" % number)
@@ -184,7 +199,13 @@ class HttpResolver(Resolver):
                 continue
         return None
 
-    def _get(self, url: str) -> Document:
+    def document(self, rel: str, max_body: int = MAX_BODY) -> Optional[Document]:
+        try:
+            return self._get("%s/%s" % (self.base_url, rel), max_body)
+        except _NotFound:
+            return None
+
+    def _get(self, url: str, max_body: int = MAX_BODY) -> Document:
         import requests
 
         session = self._get_session()
@@ -204,7 +225,7 @@ class HttpResolver(Resolver):
                     elif status != 200:
                         raise CouldNotCheck("%s: HTTP %d %s" % (url, status, show(r.reason or "", 40)))
                     else:
-                        body = self._read_body(r, url)
+                        body = self._read_body(r, url, max_body)
                         return Document(url, body, parse_body(
                             body, url, r.headers.get("Content-Type", "")))
             except requests.exceptions.Timeout:
@@ -232,7 +253,7 @@ class HttpResolver(Resolver):
             self._sleep(wait)
         raise CouldNotCheck("%s: %s (%d attempts)" % (url, last, MAX_ATTEMPTS))
 
-    def _read_body(self, r: Any, url: str) -> bytes:
+    def _read_body(self, r: Any, url: str, max_body: int = MAX_BODY) -> bytes:
         declared = r.headers.get("Content-Length")
         expected: Optional[int] = None
         encoded = r.headers.get("Content-Encoding", "identity").lower() not in ("", "identity")
@@ -241,9 +262,9 @@ class HttpResolver(Resolver):
                 expected = int(declared)
             except ValueError:
                 raise CouldNotCheck("%s: bad Content-Length %s" % (url, show(declared)))
-            if expected > MAX_BODY:
-                raise CouldNotCheck("%s: body larger than 1 MiB (Content-Length %d)"
-                                    % (url, expected))
+            if expected > max_body:
+                raise CouldNotCheck("%s: body larger than %s (Content-Length %d)"
+                                    % (url, size_text(max_body), expected))
         chunks = []
         size = 0
         raw = r.raw
@@ -268,8 +289,8 @@ class HttpResolver(Resolver):
             if not chunk:
                 break
             size += len(chunk)
-            if size > MAX_BODY:
-                raise CouldNotCheck("%s: body larger than 1 MiB" % url)
+            if size > max_body:
+                raise CouldNotCheck("%s: body larger than %s" % (url, size_text(max_body)))
             chunks.append(chunk)
         body = b"".join(chunks)
         if expected is not None and len(body) != expected:
