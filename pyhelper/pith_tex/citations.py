@@ -364,8 +364,8 @@ def summary(obj: Dict[str, Any]) -> Dict[str, Any]:
     outbound = [ob for ob in obs if ob.lane == "outbound"]
     rr = obj.get("reference_resolution")
     not_resolved = []
-    notices: Dict[str, int] = {}
-    reasons: Dict[str, int] = {}
+    notices: Dict[str, Dict[str, Dict[str, int]]] = {
+        lane: {"states": {}, "reasons": {}} for lane in LANES}
     events = []
     for ob in obs:
         cit = _at(ob.obj, "citation")
@@ -379,11 +379,10 @@ def summary(obj: Dict[str, Any]) -> Dict[str, Any]:
             })
         sn = _at(ob.obj, "standing_notice")
         state = _at(sn, "state")
-        state_key = state if type(state) is str else "(none)"
-        notices[state_key] = notices.get(state_key, 0) + 1
+        _bump(notices[ob.lane]["states"], state if type(state) is str else "(none)")
         reason = _at(sn, "reason")
         if type(reason) is str:
-            reasons[reason] = reasons.get(reason, 0) + 1
+            _bump(notices[ob.lane]["reasons"], reason)
         evs = _at(sn, "events")
         if type(evs) is list and evs:
             work = _at(cit, "cited_work") if ob.lane == "outbound" else _at(cit, "cited_paper")
@@ -426,11 +425,16 @@ def summary(obj: Dict[str, Any]) -> Dict[str, Any]:
             "not_resolved": not_resolved,
         },
         "standing_notices": {
-            "states": notices, "reasons": reasons, "with_events": events,
+            "outbound": notices["outbound"], "inbound": notices["inbound"],
+            "with_events": events,
             "sources": [s for s in sources if type(s) is dict] if type(sources) is list else [],
         },
         "cited_by": list(cited_by.values()),
     }
+
+
+def _bump(counts: Dict[str, int], key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
 
 
 def _paper_ref(paper: Any) -> Optional[Dict[str, Any]]:

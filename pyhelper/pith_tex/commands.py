@@ -195,6 +195,38 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
 
 
 @main.command()
+@click.argument("target", metavar="ARXIV_ID|FILE")
+@click.option("--resolver", metavar="URL|DIR",
+              help="Resolver base URL or a local mirror directory "
+                   "[env PITH_RESOLVER; default https://pith.science].")
+@click.option("--offline", is_flag=True,
+              help="Read a local mirror directory (--resolver DIR) only; no network.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (see docs/citations.md) instead of text.")
+@click.option("--timeout", default=10.0, show_default=True, metavar="S",
+              type=click.FloatRange(min=0, min_open=True),
+              help="Connect/read timeout of each request, in seconds.")
+@click.option("--deadline", default=60.0, show_default=True, metavar="S",
+              type=click.FloatRange(min=0, min_open=True),
+              help="Time budget of the whole command, in seconds.")
+@_guard
+def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool,
+              timeout: float, deadline: float) -> int:
+    """Verify a paper's Paper Citation Record and list what it says about its references.
+
+    ARXIV_ID (2601.16956, hep-th/9901001, arXiv:2601.16956v2) is fetched from
+    /paper/ARXIV_ID/citation-record.json; a saved record FILE is verified offline.
+    Prints how many references resolved, the ones that did not (reference index and
+    title: fix those bibliography entries), standing notices such as retractions on the
+    cited works, and the Pith papers that cite this one; nothing unless every digest
+    verified.
+    """
+    from .citations_command import citations_command
+
+    return citations_command(target, resolver, offline, as_json, timeout, deadline)
+
+
+@main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
