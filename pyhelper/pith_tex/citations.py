@@ -36,12 +36,11 @@ Nothing signs a citation record: *verified* means intact and self-consistent (ea
 observation is the one its digest names, the whole is the one ``context_digest`` names,
 and it is about the paper asked for), not who published it.
 
-Every value is serialised once: an observation's members are serialised one by one, so
-that the text without ``observation_digest`` (its digest) and with it (a member of the
-context) are both joined from the same parts, and the context and the whole record are
-joined from the record's members.  The joins are exactly ``canonical_text`` of the whole
-(sorted keys, ``,``/``:``); the tests compare them with ``json.dumps`` on every record they
-build.
+Each observation is serialised once without its digest; the record's members are
+serialised once, and both the context (without ``context_digest`` and ``as_of``) and the
+whole record (compared with the bytes read: canonical bytes cannot repeat a key) are
+joined from them, exactly as ``canonical_text`` of the whole would be (sorted keys,
+``,``/``:``); the tests seal records with ``json.dumps`` and check that they verify.
 """
 
 from __future__ import annotations
@@ -178,36 +177,30 @@ def _short(digest: str) -> str:
     return show(digest)
 
 
-def _observation_texts(obs: List[Observation]) -> Tuple[List[Check], Dict[str, List[str]]]:
-    """The ``observation`` checks and, per lane, each observation's canonical text."""
+def _observation_checks(obs: List[Observation]) -> List[Check]:
+    """The ``observation`` checks: one OK, or a FAIL naming each failing observation."""
     failed: List[Check] = []
     n_failed = 0
-    texts: Dict[str, List[str]] = {lane: [] for lane in LANES}
     sha = canonical.sha256_hex
     for ob in obs:
-        o = ob.obj
-        keys = sorted(o)
-        parts = [_text(k) + ":" + _text(o[k]) for k in keys]
-        i = keys.index(DIGEST_KEY)
-        whole = "{" + ",".join(parts) + "}"
-        del parts[i]
-        got = DIGEST_PREFIX + sha(("{" + ",".join(parts) + "}").encode("utf-8"))
-        texts[ob.lane].append(whole)
-        if o[DIGEST_KEY] != got:
+        o = dict(ob.obj)
+        claimed = o.pop(DIGEST_KEY)
+        got = DIGEST_PREFIX + sha(_text(o).encode("utf-8"))
+        if claimed != got:
             n_failed += 1
             if n_failed <= MAX_NAMED:
                 failed.append(Check("observation", FAIL, "%s: observation_digest is %s, the "
-                                    "observation hashes to %s" % (ob.name, _short(o[DIGEST_KEY]),
+                                    "observation hashes to %s" % (ob.name, _short(claimed),
                                                                  _short(got))))
     if n_failed > MAX_NAMED:
         failed.append(Check("observation", FAIL, "and %d more observations whose digest does "
                             "not match (%d of %d in all)" % (n_failed - MAX_NAMED, n_failed,
                                                              len(obs))))
     if failed:
-        return failed, texts
+        return failed
     counts = [sum(1 for ob in obs if ob.lane == lane) for lane in LANES]
     return [Check("observation", OK, "%d of %d observation digests match (%d outbound, %d "
-                  "inbound)" % (len(obs), len(obs), counts[0], counts[1]))], texts
+                  "inbound)" % (len(obs), len(obs), counts[0], counts[1]))]
 
 
 class _Duplicate(Exception):
@@ -251,15 +244,13 @@ def _json_check(data: Optional[bytes], whole: str) -> Check:
     return Check("json", OK, "no repeated key (not in canonical form: re-serialised)")
 
 
-def _context_check(obj: Dict[str, Any], texts: Dict[str, List[str]]) -> Tuple[Check, str]:
-    """The ``context`` check and the canonical text of the whole record."""
+def _context_check(obj: Dict[str, Any]) -> Tuple[Check, str]:
+    """The ``context`` check and the canonical text of the whole record (joined from the
+    same members: each value is serialised once)."""
     members = []
     context = []
     for k in sorted(obj):
-        if k in texts:
-            member = _text(k) + ":[" + ",".join(texts[k]) + "]"
-        else:
-            member = _text(k) + ":" + _text(obj[k])
+        member = _text(k) + ":" + _text(obj[k])
         members.append(member)
         if k not in CONTEXT_EXCLUDED:
             context.append(member)
@@ -335,8 +326,8 @@ def verify_citation_record(obj: Any, where: str, data: Optional[bytes] = None,
     unknown schema version or a record without the fields the checks need."""
     checks = [_schema_check(obj, where)]
     obs = observations(obj, where)
-    obs_checks, texts = _observation_texts(obs)
-    context, whole = _context_check(obj, texts)
+    obs_checks = _observation_checks(obs)
+    context, whole = _context_check(obj)
     checks.append(_json_check(data, whole))
     checks.extend(obs_checks)
     checks.append(context)
