@@ -484,3 +484,20 @@ def test_citations_large_record_over_http(server):
     rc, out, err = cli("citations", SEED_ID, "--resolver", server.url)
     assert rc == 0, out + err
     assert "references: 1000 of 1000 listed" in out
+
+
+def test_docs_example_is_real_output():
+    """Every line of docs/citations.md's example (but its ``...``) is in the real output,
+    in the same order."""
+    doc = (ROOT / "docs" / "citations.md").read_text(encoding="utf-8")
+    cmd = "$ pith-tex citations 2601.16956 --resolver examples/mirror --offline\n"
+    block = doc.split(cmd, 1)[1].split("```", 1)[0]
+    rc, out, err = cli(*cmd[2:].split()[1:], cwd=ROOT)
+    assert rc == 0, err
+    real = out.splitlines()
+    at = 0
+    for line in block.splitlines():
+        if line.strip() == "...":
+            continue
+        assert line in real[at:], line
+        at = real.index(line, at) + 1
