@@ -326,8 +326,11 @@ def verify_citation_record(obj: Any, where: str, data: Optional[bytes] = None,
     unknown schema version or a record without the fields the checks need."""
     checks = [_schema_check(obj, where)]
     obs = observations(obj, where)
-    obs_checks = _observation_checks(obs)
-    context, whole = _context_check(obj)
+    try:
+        obs_checks = _observation_checks(obs)
+        context, whole = _context_check(obj)
+    except RecursionError:  # parsed just below the interpreter's limit, too deep to encode
+        raise _bad(where, "nested too deeply")
     checks.append(_json_check(data, whole))
     checks.extend(obs_checks)
     checks.append(context)

@@ -111,6 +111,12 @@ def citations_command(target: str, resolver_opt: Optional[str], offline: bool,
                 raise VerificationFailed("verification failed: " + msg)
             raise CouldNotCheck("could not check: " + msg)
         summary = citations.summary(state["data"])
+        text = "" if as_json else render(summary)
+    except RecursionError:  # a verified record nested just below the parser's limit
+        e2 = CouldNotCheck("%s: nested too deeply to show" % state["source"])
+        if as_json:
+            _emit_json(state, outcome, e2.exit_code, None, e2.message)
+        raise e2
     except PithError as e:
         if as_json:
             _emit_json(state, outcome, e.exit_code, None, e.message)
@@ -118,7 +124,7 @@ def citations_command(target: str, resolver_opt: Optional[str], offline: bool,
     if as_json:
         _emit_json(state, outcome, EXIT_OK, summary, None)
     else:
-        echo("\n" + render(summary))
+        echo("\n" + text)
     return EXIT_OK
 
 

@@ -58,6 +58,8 @@ def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
     except (ValueError, UnicodeDecodeError) as e:
         return None, FileOutcome(path, "unknown", None,
                                  "not valid JSON (%s)" % e.__class__.__name__)
+    except RecursionError:
+        return None, FileOutcome(path, "unknown", None, "not valid JSON (nested too deeply)")
     if len(data) > MAX_BODY and not citations.is_citation_record(obj):
         return None, FileOutcome(path, "unknown", None, _TOO_LARGE)
     return obj, None

@@ -501,3 +501,12 @@ def test_docs_example_is_real_output():
             continue
         assert line in real[at:], line
         at = real.index(line, at) + 1
+
+
+@pytest.mark.parametrize("command", ["verify", "citations"])
+def test_deeply_nested_record_is_refused_cleanly(tmp_path, command):
+    nest = b"[" * 5000 + b"]" * 5000
+    raw = C.seed_bytes().replace(b'"source":"pdf_text"', b'"source":' + nest, 1)
+    rc, out, err = cli(command, save(tmp_path, None, raw=raw))
+    assert rc == 3
+    assert "nested too deeply" in error_lines(err) and "internal error" not in err
