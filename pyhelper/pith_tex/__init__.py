@@ -9,6 +9,8 @@ Modules (each imports only the public names of the others):
 ``resolver``    HTTP and on-disk mirror clients
 ``verify``      the checks and their outcome
 ``signatures``  the signature checks (bundles' receipts, includes), imported on demand
+``citations``   Paper Citation Records: verify every digest, summarise the references
+``citations_command``  the ``citations`` command: fetch, verify, the author's report
 ``batch``       many files fast (``verify DIR``)
 ``errors``      error types and exit codes
 ``include``     render / write / parse ``pith-number.tex``

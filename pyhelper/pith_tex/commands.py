@@ -232,7 +232,8 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @_guard
 def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> int:
-    """Check saved resolver JSON, bundles, includes (.tex), PDFs and directories, offline.
+    """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs and
+    directories, offline.
 
     A directory is searched recursively for *.json files; it is reported with one line
     per file and a summary.
