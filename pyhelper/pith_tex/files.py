@@ -1,8 +1,7 @@
 """One file, whatever it is: which document it holds (resolver JSON, bundle, Paper Citation
 Record, include or compiled PDF), read within the caps, and handed to the verifier of its
-kind.  This is the
-top of the verification modules: it imports ``verify``, ``signatures`` and ``pdf``, and
-none of them imports it.
+kind.  This is the top of the verification modules: it imports ``verify``, ``citations``,
+``signatures`` and ``pdf``, and none of them imports it.
 """
 
 from __future__ import annotations
@@ -33,7 +32,8 @@ def expected_number(path: str) -> Optional[str]:
     return None
 
 
-_TOO_LARGE = "larger than 1 MiB (%d MiB for a Paper Citation Record)" % (citations.MAX_RECORD >> 20)
+_TOO_LARGE = ("larger than 1 MiB (%d MiB for a Paper Citation Record)"
+              % (citations.MAX_RECORD >> 20))
 
 
 def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
