@@ -172,7 +172,7 @@ def observations(obj: Dict[str, Any], where: str) -> List[Observation]:
 
 def _short(digest: str) -> str:
     """``sha256:2c09ed8b…d720`` (a recomputed digest, or an escaped record value)."""
-    if digest.startswith(DIGEST_PREFIX) and len(digest) == 71 and digest.isascii():
+    if digest.startswith(DIGEST_PREFIX) and canonical.is_sha256_hex(digest[7:]):
         return digest[:15] + "\u2026" + digest[-4:]
     return show(digest)
 

@@ -439,6 +439,7 @@ def test_hostile_strings_in_errors_print_safely(tmp_path):
     rec = copy.deepcopy(SEED)
     rec["outbound"][0]["observation_id"] = "\x1b[32mOK\x1b[0m\nerror: forged"
     rec["outbound"][0]["citation"]["reference_index"] = "\u202e1"
+    rec["outbound"][1]["observation_digest"] = "sha256:\r\x08" + "0" * 62  # digest-shaped
     p = save(tmp_path, rec)
     rc, out, err = cli("citations", p)
     assert rc == 1
