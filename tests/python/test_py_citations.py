@@ -257,6 +257,8 @@ def test_any_text_round_trips(tmp_path_factory, titles):
     p = save(tmp_path_factory.mktemp("rt"), rec)
     r, checks = checks_of(p)
     assert r.exit_code == 0, checks
+    # the whole record, joined from its parts, is byte for byte what json.dumps wrote
+    assert ("json", "ok", "canonical JSON, no repeated key") in checks
 
 
 # -------------------------------------------------------------- size caps
@@ -511,3 +513,22 @@ def test_deeply_nested_record_is_refused_cleanly(tmp_path, command):
     rc, out, err = cli(command, save(tmp_path, None, raw=raw))
     assert rc == 3
     assert "nested too deeply" in error_lines(err) and "internal error" not in err
+
+
+def test_saved_path_names_the_paper_old_style_too(tmp_path):
+    aid = "hep-th/9901001"
+    rec = C.generate(3, 1, arxiv_id=aid)
+    r, checks = checks_of(save(tmp_path, rec, REL % aid))
+    assert r.exit_code == 0 and "arXiv:hep-th/9901001 as asked" in dict(
+        (n, d) for n, _, d in checks)["paper"], checks
+    r, checks = checks_of(save(tmp_path, rec, REL % "hep-th/9901002"))
+    assert r.exit_code == 1 and "not arXiv:hep-th/9901002's" in failing(checks, "paper")[0]
+
+
+def test_verify_json_kind(tmp_path):
+    rc, out, err = cli("verify", "--json", save(tmp_path, None, REL % SEED_ID, raw=C.seed_bytes()))
+    assert rc == 0, err
+    f = json.loads(out)["files"][0]
+    assert f["kind"] == "citation-record" and f["number"] is None and f["verdict"] == "verified"
+    assert [c["name"] for c in f["checks"]] == ["schema", "json", "observation", "context",
+                                                "paper", "counts"]
