@@ -227,7 +227,8 @@ def _notice_lines(n: Dict[str, Any]) -> List[str]:
     """Standing notices: on the works cited (outbound), then on this paper (inbound)."""
     sources = ", ".join(_t(x.get("source"), 40) for x in n["sources"]) or "no named source"
     lines = ["standing notices (retractions, corrections...), from %s:" % sources]
-    for lane, what in (("outbound", "cited works"), ("inbound", "this paper (inbound observations)")):
+    for lane, what in (("outbound", "cited works"),
+                       ("inbound", "this paper (inbound observations)")):
         states: Dict[str, int] = n[lane]["states"]
         total = sum(states.values())
         if not total:

@@ -401,7 +401,9 @@ def hostile_record():
     for i, o in enumerate(rec["outbound"][: len(HOSTILE)]):
         o["citation"]["cited_work"]["title"] = HOSTILE[i]
         o["resolution"]["status"] = "unresolved"
-    rec["outbound"][1]["citation"]["cited_paper"] = dict(rec["outbound"][0]["citation"]["cited_paper"], title=HOSTILE[2], arxiv_id="2502.18864\x1b[2J")
+    rec["outbound"][1]["citation"]["cited_paper"] = dict(
+        rec["outbound"][0]["citation"]["cited_paper"], title=HOSTILE[2],
+        arxiv_id="2502.18864\x1b[2J")
     rec["outbound"][2]["citation"]["reference_index"] = "3\n[99] injected"
     rec["outbound"][3]["resolution"]["status"] = "metadata_mismatch\x1b[1m"
     rec["outbound"][4]["standing_notice"].update(
