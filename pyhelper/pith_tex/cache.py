@@ -11,7 +11,9 @@ from a network resolver (a mirror on disk is its own cache).  The cache is read 
 with ``--offline``; an online ``fetch`` always asks the resolver (a receipt may have
 appeared since).  What is read back is verified again like a fresh response, so a
 tampered entry is a verification failure, never silently used.  Entries are written
-atomically.  A failure to write the cache is a warning, not an error.
+atomically.  A failure to write the cache is a warning, not an error.  Entries are read
+within :data:`pith_tex.safeio.MAX_CACHE` (1 MiB), regular files only and without
+following a symlink: an entry that is anything else is an error naming it (exit 3).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import os
 from typing import Optional, Tuple
 
 from .atomic import write_atomic
+from .errors import CouldNotCheck, safe_name
+from .safeio import MAX_CACHE, NotRegularFile, format_size, read_regular
 
 ENV_CACHE_DIR = "PITH_TEX_CACHE_DIR"
 LAYOUT = "v1"
@@ -48,21 +52,37 @@ class Cache:
         """An entry for *number* exists (it is not read)."""
         return os.path.isfile(self.record_path(number))
 
-    def load(self, number: str) -> Optional[Tuple[bytes, Optional[bytes]]]:
-        """(record bytes, bundle bytes or None), or None when *number* is not cached."""
+    def _read(self, path: str) -> Optional[bytes]:
+        """An entry's bytes, None when there is none; :class:`CouldNotCheck` for an entry
+        that is not a regular file (a FIFO, a device, a symlink: pith-tex writes none of
+        these), is larger than 1 MiB, or cannot be read."""
         try:
-            with open(self.record_path(number), "rb") as f:
-                record = f.read()
-        except OSError:
-            return None
-        try:
-            with open(self.bundle_path(number), "rb") as f:
-                bundle: Optional[bytes] = f.read()
+            data = read_regular(path, MAX_CACHE, follow_symlinks=False)
         except FileNotFoundError:
-            bundle = None
-        except OSError:
             return None
-        return record, bundle
+        except NotRegularFile as e:
+            raise CouldNotCheck("the cache entry %s is %s, not a file pith-tex wrote: delete "
+                                "it and run pith-tex fetch without --offline"
+                                % (safe_name(path), e.kind))
+        except OSError as e:
+            raise CouldNotCheck("cannot read the cache entry %s: %s" % (safe_name(path),
+                                                                        e.strerror or e))
+        if data is None:
+            raise CouldNotCheck("the cache entry %s is larger than %s, so not a record "
+                                "pith-tex stored: delete it and run pith-tex fetch without "
+                                "--offline" % (safe_name(path), format_size(MAX_CACHE)))
+        return data
+
+    def load(self, number: str) -> Optional[Tuple[bytes, Optional[bytes]]]:
+        """(record bytes, bundle bytes or None), or None when *number* is not cached.
+
+        Every read is bounded and never blocks (:mod:`pith_tex.safeio`); a bad entry
+        raises :class:`CouldNotCheck` naming it.
+        """
+        record = self._read(self.record_path(number))
+        if record is None:
+            return None
+        return record, self._read(self.bundle_path(number))
 
     def store(self, number: str, record: bytes, bundle: Optional[bytes]) -> None:
         """Write an entry (raises OSError on failure; callers turn it into a warning)."""

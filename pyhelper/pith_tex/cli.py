@@ -82,7 +82,7 @@ def run_guarded(body: Callable[[], int]) -> NoReturn:
 
 def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool) -> int:
     """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output)."""
-    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed
+    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed, safe_name
     from .checks import BUCKETS, VERDICTS, bucket, decisive
 
     files: List[str] = []
@@ -96,7 +96,8 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
         else:
             files.append(p)
     if not files:
-        raise CouldNotCheck("nothing to verify: no *.json files under %s" % ", ".join(paths))
+        raise CouldNotCheck("nothing to verify: no *.json files under %s"
+                            % ", ".join(map(safe_name, paths)))
     out = sys.stdout
     results: List[Any] = []
     if compact:
@@ -122,10 +123,11 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
         else:
             out.write(file_result(one) + "\n")
         if one.outcome is None:
-            summary = "%s: %s" % (one.path, one.error)
+            summary = "%s: %s" % (safe_name(one.path), one.error)
         else:
             bad = decisive(one.outcome.checks)
-            summary = "%s: %s: %s" % (one.path, bad.name, bad.detail) if bad else one.path
+            name = safe_name(one.path)
+            summary = "%s: %s: %s" % (name, bad.name, bad.detail) if bad else name
     if as_json:
         from .report import dumps
 

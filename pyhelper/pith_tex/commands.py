@@ -100,9 +100,9 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     from .cache import Cache
     from .discover import find_pith_numbers
     from .documents import parse_bundle_doc, parse_record_doc
-    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed
+    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed, safe_name
     from .identifier import check_requested_year, parse_identifier
-    from .include import IncludeData, write_include
+    from .include import IncludeData, check_output, write_include
     from .report import check_lines
     from .resolver import Deadline, open_resolver, parse_body, resolver_spec
     from .checks import decisive
@@ -120,6 +120,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         ident = find_pith_numbers(".", exclude=exclude)
     n = ident.number
     state["number"] = n
+    check_output(output)  # refuse -o main.tex, a FIFO, a device... before the network
     spec = resolver_spec(resolver_opt)
     dl = Deadline(deadline)
     res = open_resolver(spec, timeout=timeout, deadline=dl)
@@ -184,7 +185,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         record=record_doc.canonical_record, signature=outcome.signature,
         key_id=outcome.key_id, signature_hex=outcome.signature_hex))
     state["include"] = {"path": output, "written": written}
-    say(("wrote %s" if written else "%s is up to date") % output)
+    say(("wrote %s" if written else "%s is up to date") % safe_name(output))
     if not from_cache and not res.is_local:
         try:
             cache.store(n, rec_body, bun_body)

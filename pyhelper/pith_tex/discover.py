@@ -3,6 +3,10 @@
 Comments (from an unescaped ``%`` to the end of the line) are ignored, and so are
 arguments containing ``#`` (macro definitions).  ``\\pithnumber[options]{...}`` is
 accepted.  Exactly one distinct number must be found.
+
+Every ``.tex`` file is read through :mod:`pith_tex.safeio`: a FIFO, device or socket
+named ``*.tex`` and a file larger than 8 MiB are refused with a message naming them
+(exit 3), never opened or read whole; a directory named ``*.tex`` is skipped.
 """
 
 from __future__ import annotations
@@ -11,17 +15,22 @@ import os
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .errors import UsageError
+from .errors import CouldNotCheck, UsageError, safe_name
 from .identifier import Identifier, parse_identifier
+from .safeio import MAX_TEX, NotRegularFile, read_regular_or_raise
 
 _COMMENT_RE = re.compile(r"(?<!\\)%.*")
 _PITHNUMBER_RE = re.compile(r"\\pithnumber\s*(?:\[[^\]\n]*\])?\s*\{([^{}\n]*)\}")
 
 
-def read_tex(path: str) -> str:
-    """The text of a TeX file (source, package or log); undecodable bytes replaced."""
-    with open(path, "rb") as f:
-        return f.read().decode("utf-8", "replace")
+def read_tex(path: str, cap: int = MAX_TEX) -> str:
+    """The text of a TeX file (source, package or log); undecodable bytes replaced.
+
+    Raises :class:`OSError`: :class:`~pith_tex.safeio.NotRegularFile` for a FIFO, device,
+    socket or directory (refused before it is opened), :class:`~pith_tex.safeio.FileTooLarge`
+    beyond *cap* (8 MiB: :data:`pith_tex.safeio.MAX_TEX`).
+    """
+    return read_regular_or_raise(path, cap).decode("utf-8", "replace")
 
 
 def uncomment(line: str) -> str:
@@ -41,8 +50,18 @@ def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Id
         path = os.path.join(directory, name)
         try:
             text = read_tex(path)
-        except OSError:
-            continue
+        except NotRegularFile as e:
+            if e.kind == "a directory":
+                continue  # a directory named *.tex is no source file
+            raise CouldNotCheck("%s is %s, not a regular file: pith-tex does not read it; "
+                                "remove it, or name the number: pith-tex fetch NUMBER"
+                                % (safe_name(name), e.kind))
+        except FileNotFoundError:
+            continue  # removed since the listing (or a dangling symlink)
+        except OSError as e:
+            raise CouldNotCheck("cannot read %s to look for \\pithnumber: %s; name the "
+                                "number instead: pith-tex fetch NUMBER"
+                                % (safe_name(name), e.strerror or e))
         for lineno, line in enumerate(text.splitlines(), 1):
             if "\\pithnumber" not in line:
                 continue

@@ -10,15 +10,15 @@ untrusted text that is never looked at.  A missing or mistyped required field ra
 
 from __future__ import annotations
 
-import os
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .errors import CouldNotCheck, show
+from .safeio import MAX_JSON, read_regular
 
 RECORD_TYPE = "pith_number_record"
 BUNDLE_TYPE = "pith_open_graph_bundle"
-#: The largest document read, from disk or over HTTP (1 MiB).
-MAX_BODY = 1 << 20
+#: The largest document read, from disk or over HTTP (1 MiB; the caps live in safeio).
+MAX_BODY = MAX_JSON
 
 
 class RecordDoc(NamedTuple):
@@ -103,37 +103,16 @@ def parse_bundle_doc(obj: Any, where: str) -> BundleDoc:
     return BundleDoc(pith_number, sha, record, receipts)
 
 
-def read_capped(path: str, limit: int = MAX_BODY) -> Optional[bytes]:
-    """The bytes of *path*, or None when it is larger than *limit* (default
-    :data:`MAX_BODY`; sized with fstat, so a small file does not cost a 1 MiB buffer).
-    Raises :class:`OSError` (``FileNotFoundError`` for a missing file).
+def read_capped(path: str, cap: int = MAX_BODY) -> Optional[bytes]:
+    """The bytes of the regular file *path*, or None when it is larger than *cap*
+    (1 MiB).  Raises :class:`OSError`: ``FileNotFoundError`` for a missing file,
+    :class:`pith_tex.safeio.NotRegularFile` for a FIFO, device, socket or directory,
+    which is refused before it is opened, so that it can never block or stream forever.
 
     The one read of a document from disk: ``verify FILE/DIR`` and a mirror directory
     (:class:`pith_tex.resolver.DirectoryResolver`).
     """
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        size = os.fstat(fd).st_size
-        if size > limit:
-            return None
-        first = os.read(fd, size + 1)
-        if len(first) == size:  # the usual case: the whole file in one read
-            return first
-        chunks = [first]
-        total = len(first)
-        if total > limit:
-            return None
-        while first:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                return None
-            chunks.append(chunk)
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-    finally:
-        os.close(fd)
+    return read_regular(path, cap)
 
 
 #: How a PDF file starts.

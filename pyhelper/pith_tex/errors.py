@@ -88,3 +88,16 @@ def printable(value: str, limit: int = 300) -> str:
         text = text[:limit - 3] + "..."
     return text
 
+
+def safe_name(name: str) -> str:
+    """A file name as printed in a report line or message.
+
+    A name is the user's own text, so it is kept as it is when every character is
+    printable; otherwise (a newline, a carriage return, an escape sequence, an
+    undecodable byte) it is quoted with Python's escapes (``'a\\nOK  b.json'``), so a
+    file name can never start a line of its own, forge an ``OK`` line or drive the
+    terminal.
+    """
+    if name.isprintable():
+        return name
+    return repr(name)

@@ -14,6 +14,7 @@ from .checks import FileOutcome
 from .documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
                         parse_record_doc, read_capped)
 from .errors import PithError
+from .safeio import NotRegularFile, check_regular
 from .verify import loads, verify_bundle, verify_record
 
 if TYPE_CHECKING:
@@ -36,15 +37,24 @@ _TOO_LARGE = ("larger than 1 MiB (%d MiB for a Paper Citation Record)"
               % (citations.MAX_RECORD >> 20))
 
 
+def unreadable(path: str, e: OSError, kind: str = "unknown") -> FileOutcome:
+    """The outcome of a file that could not be read (exit 3)."""
+    if isinstance(e, NotRegularFile):
+        return FileOutcome(path, kind, None, "refused: it is %s, not a regular file"
+                           % e.kind)
+    return FileOutcome(path, kind, None, "cannot read: %s" % (e.strerror or e))
+
+
 def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
-    """``(bytes, None)``, or ``(b"", outcome)`` for a file that cannot be read or is larger
+    """``(bytes, None)``, or ``(b"", outcome)`` for a file that cannot be read, is not a
+    regular file (a FIFO, device or socket is refused before it is opened) or is larger
     than 1 MiB, unless it may be a Paper Citation Record (up to
     :data:`pith_tex.citations.MAX_RECORD`; :func:`decode_json` holds every other document
     to 1 MiB)."""
     try:
         data = read_capped(path, citations.MAX_RECORD)
     except OSError as e:
-        return b"", FileOutcome(path, "unknown", None, "cannot read: %s" % (e.strerror or e))
+        return b"", unreadable(path, e)
     if data is None or (len(data) > MAX_BODY and not citations.may_be_citation_record(data)):
         return b"", FileOutcome(path, "unknown", None, _TOO_LARGE)
     return data, None
@@ -98,6 +108,9 @@ def verify_json_obj(
 
 def _include_outcome(path: str, data: bytes, require_signature: bool,
                      keyring: Optional[Keyring]) -> FileOutcome:
+    if not data.strip():
+        return FileOutcome(path, "include", None,
+                           "the file is empty: not a pith-tex include (run pith-tex fetch)")
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
@@ -125,6 +138,10 @@ def verify_file(path: str, *, require_signature: bool = False,
     if is_pdf_name(path):
         from .pdf import verify_pdf
 
+        try:  # pypdf opens the path itself: refuse a FIFO or device before it does
+            check_regular(path)
+        except OSError as e:
+            return unreadable(path, e, "pdf")
         return verify_pdf(path, require_signature=require_signature, keyring=keyring)
     data, failed = read_file(path)
     if failed is not None:

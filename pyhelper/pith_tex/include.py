@@ -17,12 +17,13 @@ import os
 import re
 from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
-from .atomic import Writer, write_atomic
+from .atomic import Writer, check_target, write_atomic
 
 from . import canonical
 from .canonical import (ARXIV_ID_RE, ARXIV_VERSION_RE, CATEGORY_RE, KEY_ID_RE, LICENSE_RE,
                         NUMBER_RE, SHA256_RE, SIGNATURE_HEX_RE, SUBMITTED_AT_RE, YEAR_RE)
-from .errors import CouldNotCheck, PithError, show
+from .errors import CouldNotCheck, PithError, UsageError, safe_name, show
+from .safeio import MAX_INCLUDE, NotRegularFile, read_regular
 
 FORMAT_VERSION = 2
 HEADER = (
@@ -250,24 +251,86 @@ def qr_block_matches(text: str, number: str) -> bool:
     return text.endswith(render_qr(number))
 
 
+#: The first line of every include pith-tex has written (format 1 and 2).
+_HEADER_START = b"% pith-number.tex: written by `pith-tex fetch`"
+
+
+def looks_like_include(data: bytes) -> bool:
+    """Is *data* (an existing file) a pith-tex include, of any format or edited, so that
+    ``fetch -o`` may replace it?  Yes when it starts with the header pith-tex writes, or
+    when its first line that is neither blank nor a TeX comment starts ``\\pithrecord{``;
+    and for an empty file (nothing to lose).  A paper (``-o main.tex``) is neither."""
+    if not data or data.startswith(_HEADER_START):
+        return True
+    for line in data.split(b"\n"):
+        line = line.strip()
+        if line and not line.startswith(b"%"):
+            return line.startswith(b"\\pithrecord{")
+    return False
+
+
+def check_output(path: str) -> Optional[bytes]:
+    """May ``fetch`` write the include to *path*?  Returns the bytes of the include that
+    is there (None for a new path); raises :class:`UsageError` (exit 2) for a target
+    that is not a new path or an existing pith-tex include: a device node, a FIFO (not
+    opened, so it cannot block), a socket, a directory, a symlink (not followed), a
+    file larger than any include, or any other file such as the paper itself; and
+    :class:`IncludeWriteError` (exit 3) for a read-only include.  Nothing is changed."""
+    shown = safe_name(path)
+    try:
+        st = check_target(path)
+    except NotRegularFile as e:
+        if e.kind == "a symbolic link":
+            try:
+                to = " (to %s)" % safe_name(os.readlink(path))
+            except OSError:
+                to = ""
+            raise UsageError("-o %s is a symbolic link%s: pith-tex does not write through "
+                             "links; remove the link, or give the file itself with -o"
+                             % (shown, to))
+        raise UsageError("-o %s is %s, not a regular file: pith-tex writes the include only "
+                         "to a new file or over an earlier include; name another file with "
+                         "-o, e.g. -o pith-number.tex" % (shown, e.kind))
+    except OSError as e:
+        raise IncludeWriteError("cannot use -o %s: %s" % (shown, e.strerror or e))
+    if st is None:
+        return None
+    try:
+        existing = read_regular(path, MAX_INCLUDE, follow_symlinks=False)
+    except OSError as e:
+        raise IncludeWriteError("cannot read %s to check that it is an include: %s; it was "
+                                "left untouched" % (shown, e.strerror or e))
+    if existing is None or not looks_like_include(existing):
+        raise UsageError("-o %s: the file exists and is not a pith-tex include (it does not "
+                         "start with \\pithrecord or the pith-tex header): refusing to "
+                         "overwrite it, it was left untouched; name another file with -o, "
+                         "e.g. -o pith-number.tex" % shown)
+    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise IncludeWriteError("%s is read-only: it was left untouched; make it writable "
+                                "(chmod u+w %s) to let pith-tex fetch replace it"
+                                % (shown, shown))
+    return existing
+
+
 def write_include(path: str, data: IncludeData, *, write: Writer = os.write,
                   fsync: Callable[[int], None] = os.fsync) -> bool:
     """Render and atomically write the include.  Returns False when *path* already holds
     exactly these bytes (nothing is written, so the file's mtime does not change).
 
-    Raises :class:`IncludeRefused` (bad value) or :class:`IncludeWriteError`; in both
-    cases *path* is unchanged.
+    *path* must be a new path or an earlier include (:func:`check_output`); the new
+    file has mode ``0644 & ~umask`` (:func:`pith_tex.atomic.write_atomic`).  Raises
+    :class:`IncludeRefused` (bad value), :class:`UsageError` (a target that is not an
+    include) or :class:`IncludeWriteError`; in every case *path* is unchanged.
     """
     content = render(data)
-    try:
-        with open(path, "rb") as f:
-            if f.read(len(content) + 1) == content:
-                return False
-    except OSError:
-        pass
+    if check_output(path) == content:
+        return False
     try:
         write_atomic(path, content, write=write, fsync=fsync)
+    except NotRegularFile as e:  # replaced by something else since check_output
+        raise UsageError("-o %s is now %s, not a regular file: it was left untouched"
+                         % (safe_name(path), e.kind))
     except OSError as e:
         raise IncludeWriteError("could not write %s: %s; the previous file is unchanged"
-                                % (path, e.strerror or e))
+                                % (safe_name(path), e.strerror or e))
     return True

@@ -11,7 +11,9 @@ in 12, then the detail::
 then, on success, a final line on stdout (``wrote pith-number.tex`` /
 ``pith-number.tex is up to date`` for ``fetch``, ``verified`` for ``verify FILE``).
 Directories and several files give one line per file (``STATUS path  number`` or
-``STATUS path  check: detail``) and a summary line ``N files: a verified, b failed, c could
+``STATUS path  check: detail``; a path with a newline or another unprintable character
+is quoted with escapes, :func:`pith_tex.errors.safe_name`, so no file name can forge a
+line) and a summary line ``N files: a verified, b failed, c could
 not be checked``.  Every non-zero exit ends with exactly one line ``error: ...`` on stderr
 naming the decisive check (``error: verification failed: hash: ...; pith-number.tex was
 left untouched``), with ``--json`` too.
@@ -47,7 +49,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Optional
 
-from .errors import EXIT_FAILED
+from .errors import EXIT_FAILED, safe_name
 from .checks import Check, ERROR, FAIL, FileOutcome, OK, VERDICTS, WARN, decisive
 
 LABELS = {OK: "OK", FAIL: "FAIL", WARN: "WARN", ERROR: "ERROR"}
@@ -67,18 +69,19 @@ def checks_json(checks: Iterable[Check]) -> List[Dict[str, str]]:
 
 def ok_line(path: str, number: Optional[str]) -> str:
     """The compact line of a file whose every check passed."""
-    return "OK    %s  %s" % (path, number)
+    return "OK    %s  %s" % (safe_name(path), number)
 
 
 def file_line(f: FileOutcome) -> str:
     """One compact line for a file."""
     if f.outcome is None:
         label = "FAIL" if f.error_code == EXIT_FAILED else "ERROR"
-        return "%-6s%s  %s" % (label, f.path, f.error)
+        return "%-6s%s  %s" % (label, safe_name(f.path), f.error)
     worst = decisive(f.outcome.checks)
     if worst is None:  # a document without a number (a citation record) shows its kind
         return ok_line(f.path, f.outcome.number or f.kind)
-    return "%-6s%s  %s: %s" % (LABELS[worst.status], f.path, worst.name, worst.detail)
+    return "%-6s%s  %s: %s" % (LABELS[worst.status], safe_name(f.path), worst.name,
+                               worst.detail)
 
 
 def file_result(f: FileOutcome) -> str:

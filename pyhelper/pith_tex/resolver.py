@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import threading
 import time
-from typing import Any, NamedTuple, Optional
-from urllib.parse import unquote, urlsplit
+import zlib
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, TypeVar, Union
+from urllib.parse import unquote, urljoin, urlsplit
 
 from . import __version__
 from .documents import MAX_BODY, read_capped
@@ -56,7 +59,7 @@ class Deadline:
     def check(self, what: str) -> float:
         left = self.remaining()
         if left <= 0:
-            raise CouldNotCheck("%s: gave up, the %s s deadline was reached (--deadline)"
+            raise CouldNotCheck("%s: the %s s deadline passed (--deadline); gave up"
                                 % (what, _fmt(self.seconds)))
         return left
 
@@ -179,6 +182,8 @@ class HttpResolver(Resolver):
             import requests
 
             s = requests.Session()
+            s.mount("http://", _tracking_adapter())
+            s.mount("https://", _tracking_adapter())
             s.headers.update({"User-Agent": USER_AGENT, "Accept": "application/json",
                               "Accept-Encoding": "identity"})
             self._session = s
@@ -206,6 +211,21 @@ class HttpResolver(Resolver):
             return None
 
     def _get(self, url: str, max_body: int = MAX_BODY) -> Document:
+        """GET *url*, following at most :data:`MAX_REDIRECTS` redirects that stay on its
+        scheme, host and port."""
+        current = url
+        for _ in range(MAX_REDIRECTS + 1):
+            got = self._get_once(current, max_body)
+            if isinstance(got, Document):
+                return got
+            target = urljoin(current, got.location)
+            _check_redirect(url, current, target, got.status)
+            current = target
+        raise CouldNotCheck("%s: more than %d redirects (the last one to %s): a redirect loop?"
+                            % (url, MAX_REDIRECTS, show(current, 100)))
+
+    def _get_once(self, url: str, max_body: int) -> Union[Document, "_Redirect"]:
+        """One URL, with retries; a redirect is returned, not followed."""
         import requests
 
         session = self._get_session()
@@ -215,19 +235,11 @@ class HttpResolver(Resolver):
             t = min(self.timeout, left)
             retry_after: Optional[float] = None
             try:
-                with session.get(url, timeout=(t, t), stream=True, allow_redirects=True) as r:
-                    status = r.status_code
-                    if status == 404 or status == 410:
-                        raise _NotFound()
-                    if status == 429 or 500 <= status < 600:
-                        last = "HTTP %d" % status
-                        retry_after = _retry_after(r.headers.get("Retry-After"))
-                    elif status != 200:
-                        raise CouldNotCheck("%s: HTTP %d %s" % (url, status, show(r.reason or "", 40)))
-                    else:
-                        body = self._read_body(r, url, max_body)
-                        return Document(url, body, parse_body(
-                            body, url, r.headers.get("Content-Type", "")))
+                got = self._within_deadline(url, lambda phase: self._exchange(
+                    session, url, t, phase, max_body))
+                if isinstance(got, (Document, _Redirect)):
+                    return got
+                last, retry_after = got
             except requests.exceptions.Timeout:
                 last = "timed out after %s s" % _fmt(t)
             except _Retry as e:
@@ -253,11 +265,79 @@ class HttpResolver(Resolver):
             self._sleep(wait)
         raise CouldNotCheck("%s: %s (%d attempts)" % (url, last, MAX_ATTEMPTS))
 
+    def _exchange(self, session: Any, url: str, t: float, phase: List[str],
+                  max_body: int) -> Union[Document, "_Redirect", Tuple[str, Optional[float]]]:
+        """One request and its answer (run in a worker thread: :meth:`_within_deadline`):
+        the document, a redirect, or ``(why, Retry-After)`` for an answer worth retrying.
+        *phase* says how far it got, for the deadline message."""
+        with session.get(url, timeout=(t, t), stream=True, allow_redirects=False) as r:
+            phase[0] = "reading the body"
+            status = r.status_code
+            if status == 404 or status == 410:
+                raise _NotFound()
+            if status in _REDIRECTS:
+                location = r.headers.get("Location")
+                if not location:
+                    raise CouldNotCheck("%s: HTTP %d redirect without a Location" % (url, status))
+                return _Redirect(status, location)
+            if status == 429 or 500 <= status < 600:
+                return "HTTP %d" % status, _retry_after(r.headers.get("Retry-After"))
+            if status != 200:
+                raise CouldNotCheck("%s: HTTP %d %s" % (url, status, show(r.reason or "", 40)))
+            body = self._read_body(r, url, max_body)
+            return Document(url, body, parse_body(body, url, r.headers.get("Content-Type", "")))
+
+    def _within_deadline(self, url: str, work: Callable[[List[str]], _T]) -> _T:
+        """``work(phase)`` in a daemon thread, waited for until the deadline and no longer.
+
+        requests and urllib3 apply their timeout to each socket operation, so a server
+        that drips its status line, headers or body one byte at a time never trips it;
+        name resolution has no timeout at all.  The command's deadline is therefore
+        kept here: when it passes, the connection is shut down (the worker wakes up and
+        ends) and the command goes on without it.
+        """
+        left = self.deadline.check(url)
+        box: Dict[str, Any] = {}
+        phase = ["waiting for the status line and headers"]
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                box["value"] = work(phase)
+            except BaseException as e:  # handed to the waiting thread
+                box["error"] = e
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=run, name="pith-tex-http", daemon=True)
+        worker.start()
+        finished = done.wait(left)
+        sockets = _forget_sockets(worker.ident)
+        if not finished:
+            if not sockets:
+                phase[0] = "resolving the host name or connecting"
+            for sock in sockets:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            raise CouldNotCheck("%s: the %s s deadline passed (--deadline) while %s; gave up"
+                                % (url, _fmt(self.deadline.seconds), phase[0]))
+        if "error" in box:
+            raise box["error"]
+        value: _T = box["value"]
+        return value
+
     def _read_body(self, r: Any, url: str, max_body: int = MAX_BODY) -> bytes:
+        """The body, at most *max_body* bytes on the wire and once decoded.
+
+        urllib3 is never asked to decode (``decode_content=False``): a ``gzip, gzip``
+        bomb would be inflated by it before any cap applies.  Content codings are undone
+        here, within the cap (:func:`_decode`).
+        """
         declared = r.headers.get("Content-Length")
         expected: Optional[int] = None
-        encoded = r.headers.get("Content-Encoding", "identity").lower() not in ("", "identity")
-        if declared is not None and not encoded:
+        if declared is not None:
             try:
                 expected = int(declared)
             except ValueError:
@@ -275,15 +355,13 @@ class HttpResolver(Resolver):
             self.deadline.check(url)
             try:
                 if read is not None:
-                    chunk = read(65536, decode_content=True)
+                    chunk = read(65536, decode_content=False)
                 else:  # pragma: no cover - urllib3 < 2
-                    chunk = raw.read(65536, decode_content=True)
+                    chunk = raw.read(65536, decode_content=False)
             except (u3.ReadTimeoutError, TimeoutError):
                 raise _Retry("timed out after %s s reading the body")
             except (u3.ProtocolError, u3.IncompleteRead):
                 raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url)
-            except (u3.DecodeError,) as e:
-                raise CouldNotCheck("%s: cannot decode the body (%s)" % (url, _reason(e)))
             except (u3.HTTPError, OSError) as e:
                 raise CouldNotCheck("%s: error reading the body (%s)" % (url, _reason(e)))
             if not chunk:
@@ -295,7 +373,136 @@ class HttpResolver(Resolver):
         body = b"".join(chunks)
         if expected is not None and len(body) != expected:
             raise CouldNotCheck("%s: truncated body (%d of %d bytes)" % (url, len(body), expected))
-        return body
+        return _decode(body, r.headers.get("Content-Encoding", ""), url, max_body)
+
+
+_T = TypeVar("_T")
+#: Redirects followed (same scheme, host and port only), at most MAX_REDIRECTS of them.
+_REDIRECTS = (301, 302, 303, 307, 308)
+MAX_REDIRECTS = 3
+#: Content codings undone (within the cap); anything else is refused.
+MAX_CODINGS = 2
+
+
+class _Redirect(NamedTuple):
+    status: int
+    location: str
+
+
+def _origin(url: str) -> Tuple[str, str, Optional[int]]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port is None:
+        port = {"http": 80, "https": 443}.get(scheme)
+    return scheme, (parts.hostname or "").lower(), port
+
+
+def _check_redirect(url: str, current: str, target: str, status: int) -> None:
+    """A redirect may only change the path: same scheme, host and port as *url*."""
+    if _origin(target) != _origin(url):
+        scheme, host, port = _origin(url)
+        raise CouldNotCheck("%s: HTTP %d redirect to %s, which is not on %s://%s:%s: pith-tex "
+                            "follows redirects only on the resolver's own scheme, host and port; "
+                            "if you trust it, give that resolver with --resolver"
+                            % (current, status, show(target, 100), scheme, host, port))
+
+
+def _inflate(data: bytes, coding: str, url: str, max_body: int) -> bytes:
+    """Undo one content coding, producing at most *max_body* bytes (a bomb stops there)."""
+    wbits = 31 if coding in ("gzip", "x-gzip") else 15
+    out: List[bytes] = []
+    total = 0
+    while data:
+        d = zlib.decompressobj(wbits)
+        try:
+            chunk = d.decompress(data, max_body + 1 - total)
+        except zlib.error as e:
+            raise CouldNotCheck("%s: cannot decode the %s body (%s)" % (url, coding, e))
+        total += len(chunk)
+        if total > max_body or d.unconsumed_tail:
+            raise CouldNotCheck("%s: the decoded (%s) body is larger than %s"
+                                % (url, coding, size_text(max_body)))
+        if not d.eof:
+            raise CouldNotCheck("%s: the %s body ends early (truncated body)" % (url, coding))
+        out.append(chunk)
+        data = d.unused_data if wbits == 31 else b""  # gzip: the next member, if any
+    return b"".join(out)
+
+
+def _decode(body: bytes, header: str, url: str, max_body: int = MAX_BODY) -> bytes:
+    """*body* with its ``Content-Encoding`` (gzip, x-gzip, deflate; at most
+    :data:`MAX_CODINGS` of them) undone, each layer capped at *max_body*."""
+    codings = [c.strip().lower() for c in header.split(",")]
+    codings = [c for c in codings if c and c != "identity"]
+    if len(codings) > MAX_CODINGS:
+        raise CouldNotCheck("%s: the body is encoded %d times (Content-Encoding %s): refused"
+                            % (url, len(codings), show(header)))
+    for coding in reversed(codings):
+        if coding not in ("gzip", "x-gzip", "deflate"):
+            raise CouldNotCheck("%s: the body is encoded with %s, which pith-tex does not "
+                                "decode (it asks for identity)" % (url, show(coding)))
+        body = _inflate(body, coding, url, max_body)
+    return body
+
+
+# The sockets each HTTP worker thread opened (thread ident -> sockets), so that the
+# thread waiting for it can shut them down when the deadline passes.
+_SOCKETS: Dict[Optional[int], List[socket.socket]] = {}
+_SOCKETS_LOCK = threading.Lock()
+
+
+def _register_socket(sock: socket.socket) -> None:
+    with _SOCKETS_LOCK:
+        _SOCKETS.setdefault(threading.get_ident(), []).append(sock)
+
+
+def _forget_sockets(ident: Optional[int]) -> List[socket.socket]:
+    with _SOCKETS_LOCK:
+        return _SOCKETS.pop(ident, [])
+
+
+def _tracking_adapter() -> Any:
+    """A requests adapter whose connections register their socket
+    (:func:`_register_socket`) as soon as it exists, before TLS and the request."""
+    import requests.adapters
+    import urllib3
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+
+    class Tracked(HTTPConnection):
+        def _new_conn(self) -> Any:
+            sock = super()._new_conn()
+            _register_socket(sock)
+            return sock
+
+    class TrackedTLS(HTTPSConnection):
+        def _new_conn(self) -> Any:
+            sock = super()._new_conn()
+            _register_socket(sock)
+            return sock
+
+    class Pool(urllib3.HTTPConnectionPool):
+        ConnectionCls = Tracked
+
+    class PoolTLS(urllib3.HTTPSConnectionPool):
+        ConnectionCls = TrackedTLS
+
+    pools = {"http": Pool, "https": PoolTLS}
+
+    class Adapter(requests.adapters.HTTPAdapter):
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            super().init_poolmanager(*args, **kwargs)
+            self.poolmanager.pool_classes_by_scheme = pools
+
+        def proxy_manager_for(self, proxy: Any, **kwargs: Any) -> Any:
+            manager = super().proxy_manager_for(proxy, **kwargs)
+            manager.pool_classes_by_scheme = pools
+            return manager
+
+    return Adapter()
 
 
 def _retry_after(value: Optional[str]) -> Optional[float]:

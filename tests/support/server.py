@@ -65,8 +65,19 @@ class Reply:
     delay: float = 0.0  # sleep this long before answering (slow resolver)
     declared_length: Optional[int] = None  # announce this Content-Length (truncation)
     send_length: bool = True  # False: no Content-Length, body ends when the socket closes
-    drip: Optional[float] = None  # send the body one chunk every `drip` seconds
+    drip: Optional[float] = None  # send the body 16 bytes every `drip` seconds
     repeat_body: int = 1  # send body this many times (endless-ish streams)
+    # A head that never ends, one byte every `drip_status` seconds from the first byte of
+    # the status line (`drip_headers`: the status line at once, then the headers): after
+    # the real header lines come filler ``X-Drip`` lines, up to DRIP_LIMIT bytes.
+    drip_status: Optional[float] = None
+    drip_headers: Optional[float] = None
+    chunked: bool = False  # Transfer-Encoding: chunked, each copy of body one chunk
+
+
+#: The most bytes a dripping reply sends (so that the loop is bounded even if no client
+#: ever hangs up): at one byte every 0.5 s, more than an hour.
+DRIP_LIMIT = 10000
 
 
 def json_reply(doc: Any, **kw) -> Reply:
@@ -128,30 +139,56 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if readable:  # the client sent more bytes: not a hang-up, keep waiting
                 srv.stopping.wait(min(left, 0.05))
 
+    def _drip(self, srv: "ResolverServer", data: bytes, interval: float, step: int) -> bool:
+        """Send *data*, *step* bytes every *interval* seconds; False when the server stops
+        (a client hanging up shows as an error on a write)."""
+        for i in range(0, len(data), step):
+            self.wfile.write(data[i:i + step])
+            self.wfile.flush()
+            if srv.stopping.wait(interval):
+                return False
+        return True
+
+    def _send_dripping_head(self, srv: "ResolverServer", r: Reply) -> bool:
+        status = ("HTTP/1.1 %d %s\r\n" % (r.status, self.responses.get(r.status, ("",))[0])).encode()
+        lines = [("Content-Type", r.content_type), *r.headers.items()]
+        head = "".join("%s: %s\r\n" % kv for kv in lines).encode("latin-1")
+        filler = b"X-Drip: 0\r\n" * (DRIP_LIMIT // 11)
+        if r.drip_status is not None:
+            return self._drip(srv, status + head + filler, r.drip_status, 1)
+        assert r.drip_headers is not None
+        self.wfile.write(status)
+        return self._drip(srv, head + filler, r.drip_headers, 1)
+
     def _send(self, srv: "ResolverServer", r: Reply) -> bool:
         """Send the reply; True if all of it was written."""
+        if r.drip_status is not None or r.drip_headers is not None:
+            return self._send_dripping_head(srv, r)
         self.send_response(r.status)
         self.send_header("Content-Type", r.content_type)
         for k, val in r.headers.items():
             self.send_header(k, val)
         total = len(r.body) * r.repeat_body
-        if r.declared_length is not None:
+        if r.chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        elif r.declared_length is not None:
             self.send_header("Content-Length", str(r.declared_length))
         elif r.send_length:
             self.send_header("Content-Length", str(total))
         self.send_header("Connection", "close")
         self.end_headers()
         if r.drip is not None:
-            for i in range(0, len(r.body), 16):
-                self.wfile.write(r.body[i : i + 16])
-                self.wfile.flush()
-                if srv.stopping.wait(r.drip):
-                    return False
-            return True
+            body = r.body * r.repeat_body
+            return self._drip(srv, body[:DRIP_LIMIT * 16], r.drip, 16)
         for _ in range(r.repeat_body):
             if srv.stopping.is_set():
                 return False
-            self.wfile.write(r.body)
+            if r.chunked:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(r.body), r.body))
+            else:
+                self.wfile.write(r.body)
+        if r.chunked:
+            self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
         return True
 
