@@ -169,3 +169,20 @@ def test_cli_bundle_5xx_is_could_not_check(server, tmp_path, monkeypatch):
     assert r.exit_code == 3
     assert "ERROR signature   could not get the bundle" in r.stdout
     assert not os.path.exists("pith-number.tex")
+
+
+@pytest.mark.parametrize("reply", [Reply(drip_status=0.2), Reply(drip_headers=0.2),
+                                   Reply(body=b" " * 16, repeat_body=10 ** 6, drip=0.2,
+                                         send_length=False)],
+                         ids=["status-line", "headers", "body"])
+def test_deadline_ends_a_drip_and_hangs_up(server, reply):
+    # --timeout (30 s per socket read) never trips on a drip; the deadline does, and the
+    # abandoned connection is shut down, not left to the server (in-process, no exit
+    # closes it): the server sees the hang-up.
+    path = "/pith/%s.json" % N
+    server.route(path, reply)
+    r, sleeps = resolver(server, timeout=30, deadline=1.5)
+    with pytest.raises(CouldNotCheck, match=r"the 1.5 s deadline passed \(--deadline\)"):
+        r.record(N)
+    assert sleeps == []
+    assert [(s.path, s.delivered) for s in server.settle()] == [(path, False)]

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import recorded
 from contract import readme_include
-from pith_tex.errors import CouldNotCheck
+from server import OLD_INCLUDE
+from pith_tex.errors import CouldNotCheck, UsageError
 from pith_tex.include import (IncludeData, IncludeRefused, IncludeWriteError, parse_include,
                               qr_block_matches, render, write_include)
 
@@ -202,12 +203,12 @@ def _hostile_data(where, value):
        value=hostile)
 def test_whatever_a_response_contains_is_refused_or_strict_ascii(tmp_path, where, value):
     target = tmp_path / "pith-number.tex"
-    target.write_bytes(b"previous\n")
+    target.write_bytes(OLD_INCLUDE)
     data = _hostile_data(where, value)
     try:
         written = write_include(str(target), data)
     except IncludeRefused:
-        assert target.read_bytes() == b"previous\n"
+        assert target.read_bytes() == OLD_INCLUDE
     else:
         out = target.read_bytes()
         assert written
@@ -284,13 +285,13 @@ def test_fsync_failure_leaves_previous_include_intact(tmp_path):
     assert os.listdir(tmp_path) == ["pith-number.tex"]
 
 
-def test_real_failure_target_is_a_directory(tmp_path):
-    # A real failing filesystem situation: os.replace onto a non-empty directory.
+def test_target_is_a_directory(tmp_path):
     target = tmp_path / "pith-number.tex"
     target.mkdir()
     (target / "keep").write_bytes(b"x")
-    with pytest.raises(IncludeWriteError):
+    with pytest.raises(UsageError, match="is a directory, not a regular file") as e:
         write_include(str(target), GOOD)
+    assert e.value.exit_code == 2
     assert (target / "keep").read_bytes() == b"x"
     assert sorted(os.listdir(tmp_path)) == ["pith-number.tex"]
 
@@ -300,12 +301,18 @@ def test_real_failure_missing_directory(tmp_path):
         write_include(str(tmp_path / "nope" / "pith-number.tex"), GOOD)
 
 
-def test_mode_of_existing_file_is_kept(tmp_path):
+@pytest.mark.parametrize("old_mode", [0o640, 0o4755, 0o777])
+def test_mode_is_0644_minus_umask_never_the_old_one(tmp_path, old_mode):
     target = tmp_path / "pith-number.tex"
-    target.write_bytes(b"old")
-    os.chmod(target, 0o640)
-    write_include(str(target), GOOD)
-    assert os.stat(target).st_mode & 0o777 == 0o640
+    target.write_bytes(OLD_INCLUDE)
+    os.chmod(target, old_mode)
+    mask = os.umask(0o027)
+    try:
+        write_include(str(target), GOOD)
+    finally:
+        os.umask(mask)
+    assert os.stat(target).st_mode & 0o7777 == 0o640  # 0644 & ~027: no setuid, no exec
+    assert target.read_bytes() == render(GOOD)
 
 
 @pytest.mark.parametrize("edit, message", [

@@ -18,6 +18,12 @@ The documents themselves are built from the real vectors by
 ``recorded.py`` next to this file (``resolver_json`` / ``bundle_json``); the
 helpers at the bottom damage them in exactly one way each.  This folder is on
 ``sys.path`` through ``pythonpath`` in ``[tool.pytest.ini_options]``.
+
+Hostile modes of a :class:`Reply`, each a bounded loop (it ends when the client hangs
+up, when the server stops, or after :data:`DRIP_LIMIT` bytes): ``drip_status`` (the
+status line and a never-ending head, one byte at a time), ``drip_headers`` (the status
+line at once, then the same), ``drip`` (the body, 16 bytes at a time), ``chunked`` with
+``repeat_body`` (a chunked body that goes on and on), ``delay`` (silence).
 """
 from __future__ import annotations
 
@@ -329,6 +335,18 @@ def oversized(v: dict, size: int = MIB + 4096) -> bytes:
     base = len(recorded.encode(doc))
     doc["padding"] = "x" * max(0, size - base)
     return recorded.encode(doc)
+
+
+def nested_gzip_bomb(size: int) -> bytes:
+    """``Content-Encoding: gzip, gzip``: *size* bytes of spaces, gzipped twice (a few KiB
+    on the wire), built in 1 MiB steps so the test itself never holds *size* bytes."""
+    import gzip
+    import zlib
+
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = b" " * MIB
+    inner = b"".join([c.compress(block) for _ in range(size // MIB)] + [c.flush()])
+    return gzip.compress(inner, compresslevel=9)
 
 
 def gzip_bomb(size: int) -> bytes:
