@@ -9,6 +9,12 @@ Lines end with ``\\n``; the file ends with ``}\\n``.  The bytes depend only on t
 so the same record always gives the same file.  Every value is validated against its
 pattern (:mod:`pith_tex.canonical`) as it is rendered; anything else is refused with
 :class:`IncludeRefused`.
+
+Where it is written (``fetch -o``, :func:`check_output`): a new path, or an existing
+regular file that is an earlier include (any format) or empty.  A device node, FIFO,
+socket, directory or symlink, and any other file (``-o main.tex``), is refused with exit
+2 and left as it was; a read-only include with exit 3.  The new file has mode
+``0644 & ~umask`` (:mod:`pith_tex.atomic`).
 """
 
 from __future__ import annotations

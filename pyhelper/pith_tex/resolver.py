@@ -7,14 +7,23 @@ resolver: ``pith/NUM.json`` and ``pith/NUM/bundle.json``
 
 HTTP policy (requests is imported lazily):
 
-* connect and read timeout ``timeout`` per request (never more than what is left of the
-  command's ``deadline``);
+* one deadline for the whole command (``--deadline``): every request runs in a worker
+  thread that is waited for until the deadline and no longer, so that name resolution,
+  connect, TLS, a status line or headers dripped one byte at a time, and the body all
+  count against it; when it passes, the connection is shut down and the command fails
+  (exit 3, "the N s deadline passed (--deadline) while ...");
+* connect and read timeout ``timeout`` per socket operation (never more than what is
+  left of the deadline);
 * at most 3 attempts, retried on connection errors, timeouts, 429 and 5xx, with
   exponential backoff (0.5 s, 1 s); ``Retry-After`` is honoured but capped at 10 s and
   never sleeps past the deadline;
+* redirects (301, 302, 303, 307, 308) are followed only to the same scheme, host and
+  port, at most 3 of them; any other is refused (exit 3) naming the target;
 * the body is streamed and capped (1 MiB; a document type may state its own cap,
-  :meth:`Resolver.document`); a ``Content-Length`` that does not match
-  the body is a truncated body;
+  :meth:`Resolver.document`) on the wire; a ``Content-Length`` that does not match the
+  body is a truncated body; urllib3 never decodes it: ``gzip``, ``x-gzip`` and
+  ``deflate`` (at most two layers) are undone here with every layer's output held to the
+  same cap, and any other coding is refused;
 * the record is required: 404 is "no record" (could not check).  The bundle is optional:
   a 404 on ``/pith/NUM/bundle.json`` and on ``/.well-known/pith/NUM/bundle.json`` means
   "no bundle", which the signature check reports as a warning (no receipt).
