@@ -21,6 +21,9 @@ The caps, in one place:
 :data:`MAX_TEX`       8 MiB      a ``.tex``/``.sty`` file read to find ``\\pithnumber``
 ====================  =========  ==================================================
 
+(A Paper Citation Record states its own cap, ``pith_tex.citations.MAX_RECORD``, and is
+read through the same :func:`read_regular`.)
+
 This is a bottom module: it imports nothing from pith_tex.
 """
 
@@ -29,7 +32,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import Optional
+from typing import Optional, Tuple
 
 MIB = 1 << 20
 MAX_JSON = MIB
@@ -95,6 +98,11 @@ _OPEN_FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 
 def open_regular(path: str, *, follow_symlinks: bool = True) -> int:
     """A read-only descriptor of the regular file *path* (see the module docstring)."""
+    return _open_regular(path, follow_symlinks)[0]
+
+
+def _open_regular(path: str, follow_symlinks: bool) -> Tuple[int, os.stat_result]:
+    """:func:`open_regular`, and the ``fstat`` of what it opened."""
     before = check_regular(path, follow_symlinks=follow_symlinks)
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0)
     try:
@@ -112,13 +120,14 @@ def open_regular(path: str, *, follow_symlinks: bool = True) -> int:
     except BaseException:
         os.close(fd)
         raise
-    return fd
+    return fd, st
 
 
-def read_fd_capped(fd: int, cap: int) -> Optional[bytes]:
-    """At most *cap* bytes from *fd*, or None when there are more (sized with ``fstat``,
-    so a small file costs one read and no *cap*-sized buffer)."""
-    size = os.fstat(fd).st_size
+def read_fd_capped(fd: int, cap: int, size: Optional[int] = None) -> Optional[bytes]:
+    """At most *cap* bytes from *fd*, or None when there are more (sized with ``fstat``
+    unless *size* is given, so a small file costs one read and no *cap*-sized buffer)."""
+    if size is None:
+        size = os.fstat(fd).st_size
     if size > cap:
         return None
     first = os.read(fd, size + 1)
@@ -146,9 +155,9 @@ def read_regular(path: str, cap: int, *, follow_symlinks: bool = True) -> Option
     ``follow_symlinks=False``, for a symlink), ``FileNotFoundError`` and the other
     :class:`OSError` of ``open``/``read``.
     """
-    fd = open_regular(path, follow_symlinks=follow_symlinks)
+    fd, st = _open_regular(path, follow_symlinks)
     try:
-        return read_fd_capped(fd, cap)
+        return read_fd_capped(fd, cap, st.st_size)
     finally:
         os.close(fd)
 
