@@ -420,3 +420,21 @@ def test_sigkill_during_an_o_tmpfile_write_leaves_nothing(tmp_path):
     assert p.returncode == -signal.SIGKILL, p
     assert os.listdir(tmp_path) == ["pith-number.tex"]
     assert (tmp_path / "pith-number.tex").read_bytes() == OLD_INCLUDE
+
+
+# ----------------------------------------------------------------- a mirror on disk
+
+
+@pytest.mark.parametrize("rel", ["pith/%s.json" % N, "pith/%s/bundle.json" % N])
+def test_mirror_document_that_is_a_fifo_or_a_zero_link(tmp_path, mirror, rel):
+    doc = Path(mirror) / rel
+    doc.unlink()
+    fifo(doc)
+    r = fetch_to("out.tex", tmp_path, tmp_path, mirror)
+    assert r.rc == 3, r
+    assert "a FIFO (named pipe), not a regular file" in r.error_line()
+    doc.unlink()
+    os.symlink("/dev/zero", doc)
+    r = fetch_to("out.tex", tmp_path, tmp_path, mirror)
+    assert r.rc == 3 and "a character device, not a regular file" in r.error_line(), r
+    assert not (tmp_path / "out.tex").exists()
