@@ -14,6 +14,7 @@ one byte every half second never trips.
 from __future__ import annotations
 
 import gzip
+import socket
 import zlib
 
 import pytest
@@ -79,6 +80,30 @@ def test_dripping_bundle_ends_at_the_deadline(server, cli, vec):
     server.bundle(n, S.Reply(drip_headers=0.5))
     res = fetch(cli, server, n, *SLOW)
     assert_refused(res, "could not get the bundle", "deadline passed")
+
+
+def test_connect_that_never_completes_ends_at_the_deadline(cli, vec):
+    # A listener whose accept queue is full: the kernel drops the SYNs, so connect()
+    # waits (--timeout 30 would let it) until the deadline ends the command.
+    lst = socket.socket()
+    lst.bind(("127.0.0.1", 0))
+    lst.listen(0)
+    port = lst.getsockname()[1]
+    fillers = []
+    try:
+        for _ in range(4):
+            c = socket.socket()
+            c.setblocking(False)
+            c.connect_ex(("127.0.0.1", port))
+            fillers.append(c)
+        res = cli("fetch", vec["number"], "--resolver", "http://127.0.0.1:%d" % port,
+                  "-o", "include.tex", *SLOW, timeout=GUARD, preexec_fn=bounded.limit_memory)
+    finally:
+        for c in fillers:
+            c.close()
+        lst.close()
+    line = assert_refused(res, "the %d s deadline passed (--deadline) while" % DEADLINE)
+    assert "connecting" in line or "status line" in line, line
 
 
 # ---------------------------------------------------------------- redirects
