@@ -43,7 +43,9 @@ def test_no_include_warns_and_is_unverified(tmp_path):
     for key in ("PithSHA256", "PithRecord", "PithKeyID", "PithSignature"):
         assert key not in texrun.info(b.pdf)
         assert key not in texrun.pdfinfo_custom(b.pdf)
-    assert "verified" not in texrun.text(b.pdf)
+    # The badge says so in a word: no include, nothing was checked.
+    states = re.findall(r"\b(verified|checked|unverified)\b", texrun.text(b.pdf))
+    assert states == ["unverified"], states
 
 
 @pytest.mark.parametrize("route", texrun.ROUTES)
@@ -55,15 +57,19 @@ def test_signed_include(tmp_path, route):
     assert info["PithNumber"] == f"pith:2025:{NUM}"
     text = texrun.text(b.pdf)
     assert f"pith:2025:{NUM}" in text
-    assert "verified" in text and "hash verified" not in text
+    states = re.findall(r"\b(verified|checked|unverified)\b", text)
+    assert states == ["verified"], states
     assert "No include" not in b.log
     texrun.check_record(b.pdf, signed=True)
 
 
-def test_unsigned_include_says_hash_verified(tmp_path):
+def test_unsigned_include_says_checked(tmp_path):
+    # Recomputed from the arXiv record, but no signed receipt: "checked",
+    # a word a reader understands, not "hash verified".
     b = build(tmp_path, include=texrun.README_INCLUDE)
     assert b.ok, b.describe()
-    assert "hash verified" in texrun.text(b.pdf)
+    states = re.findall(r"\b(verified|checked|unverified)\b", texrun.text(b.pdf))
+    assert states == ["checked"], states
     assert texrun.info(b.pdf)["PithVerification"] == "verified-unsigned"
     texrun.check_record(b.pdf, signed=False)
 
