@@ -1,0 +1,406 @@
+"""The badge on page 1 of real-world title mechanisms, read back from the PDF.
+
+Each document is a stand-in written here for a mechanism found in real templates
+(none of their files is used): a ``\\maketitle`` redefined in ``\\AtBeginDocument``
+(acl.sty), a title built by hand in ``\\twocolumn[...]`` (ICML), a ``\\maketitle``
+that only ends the page (PoS, iopart), two columns in Times (AAAI, IJCAI), a
+6.5 cm column, ``\\hoffset``/``\\voffset`` with the corner stamp (JHEP, LIPIcs),
+small paper.  Each is compiled on arXiv's three routes and read back with poppler
+and pypdf: the badge's text is on page 1, inside the page and its column, pith
+caused no ``Overfull \\hbox``, and its link has no border.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+import texrun
+from texrun import NUM, URL
+
+ROUTES3 = ("pdflatex", "dvips", "xelatex")
+FULL = f"pith:{NUM}"
+
+# Stand-in packages, written next to the document at test time.
+ACL_LIKE = r"""\ProvidesPackage{aclish}
+\AtBeginDocument{\renewcommand\maketitle{\par\begin{center}{\Large\bfseries\@title\par}
+  \vskip 1em{\large\@author\par}\end{center}\par\vskip 1em}}
+"""
+
+STANDINS: dict[str, tuple[str, dict[str, str]]] = {
+    # acl.sty: \maketitle (re)defined in \AtBeginDocument, after pith wrapped it.
+    "atbegindocument": (r"""\documentclass{article}
+\usepackage{aclish}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Title Made Late}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text.\newpage Page two.
+\end{document}
+""", {"aclish.sty": ACL_LIKE}),
+    # ICML: the title block is built by hand in \twocolumn[...]; no \maketitle.
+    "twocolumn-by-hand": (r"""\documentclass[twocolumn]{article}
+\usepackage{times}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\begin{document}
+\twocolumn[\centerline{\Large\bfseries A Title Built By Hand}
+  \vskip 0.5em\centerline{Ada Author}\vskip 1.5em]
+Body text in the left column.
+\end{document}
+""", {}),
+    # PoS / iopart: the title is typeset by hand, \maketitle only ends the page.
+    "maketitle-newpage": (r"""\documentclass{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\renewcommand\maketitle{\newpage}
+\begin{document}
+{\centering\Large A Title Typed By Hand\par}
+Body text on page one.
+\maketitle
+Page two.
+\end{document}
+""", {}),
+    # AAAI / IJCAI: two columns in Times, so \ttfamily is Courier.
+    "twocolumn-times": (r"""\documentclass[twocolumn]{article}
+\usepackage{times}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Title Across Both Columns}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text. \pithbadge\ inline in the left column.
+\end{document}
+""", {}),
+    # A 6.5 cm column, Courier: the badge must shrink, not overflow.
+    "narrow-column": (r"""\documentclass{article}
+\usepackage{mathptmx}
+\usepackage[textwidth=6.5cm,paperwidth=12cm,paperheight=18cm]{geometry}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\pithsetup{size=large}
+\title{Narrow}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text.
+\end{document}
+""", {}),
+    # Non-zero offsets (jheppub, PoS, LIPIcs) with the corner stamp.
+    "offsets-corner": (r"""\documentclass{article}
+\usepackage[placement=corner]{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\hoffset=-0.6in \voffset=0.8in
+\title{Offsets}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text.
+\end{document}
+""", {}),
+    # Small paper, the badge as a corner stamp.
+    "b6-corner": (r"""\documentclass{article}
+\usepackage[b6paper,margin=1.5cm]{geometry}
+\usepackage[placement=corner]{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{Small}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text.
+\end{document}
+""", {}),
+}
+
+# Where the badge must end up: inside a column ("column"), centred in a block
+# spanning both columns ("spanning"), or anywhere on the page.
+SPANNING = {"twocolumn-by-hand", "twocolumn-times"}
+CORNER_LOGGED = {"maketitle-newpage"}
+
+
+def build(tmp_path: Path, name: str, route: str) -> texrun.Build:
+    src, files = STANDINS[name]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for fname, body in files.items():
+        (tmp_path / fname).write_text(body, encoding="ascii")
+    return texrun.compile_tex(tmp_path, src % {"num": NUM}, route)
+
+
+def badge_words(pdf: Path, page: int = 1) -> list[tuple[str, float, float, float, float]]:
+    return [w for w in texrun.words(pdf, page) if w[0].startswith("pith:")]
+
+
+def pith_overfull(log: str) -> list[str]:
+    """Overfull \\hbox warnings (each followed by the box's contents)."""
+    return re.findall(r"Overfull \\hbox[^\n]*\n[^\n]*", log)
+
+
+def annots(pdf: Path, page: int = 1) -> list[dict]:
+    import pypdf
+
+    res = []
+    for a in pypdf.PdfReader(str(pdf)).pages[page - 1].get("/Annots") or []:
+        a = a.get_object()
+        if a.get("/Subtype") == "/Link":
+            res.append(a)
+    return res
+
+
+def border_width(annot: dict) -> float:
+    """The border width a viewer draws: /BS /W, else /Border's third number,
+    else the PDF default of 1."""
+    bs = annot.get("/BS")
+    if bs is not None and "/W" in bs.get_object():
+        return float(bs.get_object()["/W"])
+    border = annot.get("/Border")
+    if border is not None:
+        return float(border[2])
+    return 1.0
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+@pytest.mark.parametrize("name", list(STANDINS))
+def test_badge_on_page_one(tmp_path: Path, name: str, route: str) -> None:
+    b = build(tmp_path, name, route)
+    assert b.ok, b.describe()
+    words = badge_words(b.pdf)
+    assert len(words) >= 1, texrun.text(b.pdf)
+    assert any(w[0] == FULL for w in words), words
+    x0, y0, x1, y1 = texrun.mediabox(b.pdf)
+    for w, bx0, by0, bx1, by1 in words:
+        assert x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1, (w, bx0, bx1, x1)
+        assert bx0 >= texrun.ARXIV_STAMP_X, w
+    # Nowhere else: the badge appears once, on page 1.
+    assert FULL not in texrun.text(b.pdf, 2)
+    assert not pith_overfull(b.log), pith_overfull(b.log)
+    # It is a link, to the right place, without a border box.
+    links = [a for a in annots(b.pdf) if URL in str(a.get("/A", {}).get("/URI", ""))]
+    assert links, "no link on the badge"
+    for a in links:
+        assert border_width(a) == 0, a
+        rx0, ry0, rx1, ry1 = (float(v) for v in a["/Rect"])
+        assert x0 <= min(rx0, rx1) and max(rx0, rx1) <= x1, a["/Rect"]
+        assert y0 <= min(ry0, ry1) and max(ry0, ry1) <= y1, a["/Rect"]
+    if name in CORNER_LOGGED:
+        assert "without the title badge" in re.sub(r"\n\(pith\)\s+", " ", b.log)
+    else:
+        assert "without the title badge" not in b.log
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_spanning_title_block_centres_the_badge(tmp_path: Path, route: str) -> None:
+    """Two columns: the title badge sits in the full-width block, centred on
+    the page's text width, above both columns; the inline one stays inside
+    the left column."""
+    b = build(tmp_path, "twocolumn-times", route)
+    assert b.ok, b.describe()
+    words = sorted(badge_words(b.pdf), key=lambda w: w[2])
+    assert len(words) == 2, words
+    title, inline = words
+    body = [w for w in texrun.words(b.pdf) if w[0] == "Body"][0]
+    # 1in margin + \oddsidemargin etc.: the text block is centred on the page
+    # in these article set-ups, so the title badge is centred on the page.
+    # The badge's extent is its link rectangle (it covers mark and frame;
+    # the text alone sits right of the mark).
+    pw, ph = texrun.mediabox(b.pdf)[2:]
+    rects = [[float(v) for v in a["/Rect"]] for a in annots(b.pdf)
+             if URL in str(a.get("/A", {}).get("/URI", ""))]
+    top = max(rects, key=lambda r: max(r[1], r[3]))  # the title badge: highest
+    assert min(top[0], top[2]) <= title[1] and title[3] <= max(top[0], top[2])
+    mid = (top[0] + top[2]) / 2
+    assert abs(mid - pw / 2) < 2, (mid, pw / 2)
+    assert title[4] < body[2], "the badge is above the columns"
+    # The inline badge stays in the left column (left of the page's middle).
+    assert inline[3] < pw / 2, inline
+
+
+# -- monochrome ------------------------------------------------------------
+
+def saturated_pixels(pdf: Path, tmp: Path) -> int:
+    """Pixels of page 1 (rendered by pdftoppm at 100 dpi) whose channels
+    differ by more than 40 of 255: colour, not black/grey."""
+    subprocess.run([texrun.tool("pdftoppm"), "-r", "100", "-f", "1", "-l", "1",
+                    str(pdf), str(tmp / "page")], check=True)
+    ppm = next(tmp.glob("page*.ppm")).read_bytes()
+    # P6 header: magic, width, height, maxval, each followed by whitespace.
+    m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", ppm)
+    assert m, ppm[:20]
+    data = ppm[m.end():]
+    count = 0
+    for i in range(0, len(data) - 2, 3):
+        r, g, b = data[i], data[i + 1], data[i + 2]
+        if max(r, g, b) - min(r, g, b) > 40:
+            count += 1
+    return count
+
+
+MONO_DOC = r"""\documentclass{article}
+%(before)s
+\usepackage[monochrome]{pith}
+%(after)s
+\pithnumber{%(num)s}
+\title{Monochrome}\author{Ada Author}
+\begin{document}
+\maketitle
+Text.
+\end{document}
+"""
+HYPER_MAGENTA = r"\usepackage[colorlinks,urlcolor=magenta,linkcolor=red]{hyperref}"
+
+
+@pytest.mark.parametrize("route,order", [("pdflatex", "before"), ("pdflatex", "after"),
+                                         ("dvips", "after"), ("xelatex", "before")])
+def test_monochrome_has_no_colour(tmp_path: Path, route: str, order: str) -> None:
+    src = MONO_DOC % {"num": NUM,
+                      "before": HYPER_MAGENTA if order == "before" else "",
+                      "after": HYPER_MAGENTA if order == "after" else ""}
+    b = texrun.compile_tex(tmp_path, src, route)
+    assert b.ok, b.describe()
+    assert FULL in texrun.text(b.pdf)
+    assert saturated_pixels(b.pdf, tmp_path) == 0
+    # The same page in colour does have colour: the scan can fail.
+    colour = texrun.compile_tex(tmp_path / "colour",
+                                src.replace("[monochrome]", ""), route)
+    assert colour.ok, colour.describe()
+    (tmp_path / "c").mkdir()
+    assert saturated_pixels(colour.pdf, tmp_path / "c") > 0
+
+
+# -- anonymous -------------------------------------------------------------
+
+def all_pdf_bytes(pdf: Path) -> bytes:
+    """The file's raw bytes plus every stream decompressed (pypdf), so that a
+    number inside a compressed content or object stream is found too."""
+    import pypdf
+
+    raw = pdf.read_bytes()
+    out = [raw]
+    for m in re.finditer(rb"stream\r?\n", raw):
+        chunk = raw[m.end():m.end() + 2_000_000]
+        try:
+            out.append(zlib.decompressobj().decompress(chunk))
+        except zlib.error:
+            pass
+    reader = pypdf.PdfReader(str(pdf))
+    for page in reader.pages:
+        out.append(page.get_contents().get_data() if page.get_contents() else b"")
+    return b"\n".join(out)
+
+
+def assert_no_trace(b: texrun.Build) -> None:
+    assert b.ok, b.describe()
+    blob = all_pdf_bytes(b.pdf)
+    for needle in (NUM, NUM.lower(), texrun.SHA, "pith.science", "PithNumber"):
+        assert needle.encode() not in blob, needle
+    text = "".join(texrun.text(b.pdf, p) for p in (1, 2))
+    assert NUM not in text and "pith:" not in text
+    assert not any(k.startswith("Pith") for k in texrun.info(b.pdf))
+    assert NUM not in texrun.xmp(b.pdf)
+    assert len(re.findall(r"Package pith Info: Anonymous", b.log)) == 1, b.log
+
+
+ANON_DOC = r"""%(docmeta)s\documentclass%(clsopt)s{%(cls)s}
+%(pkg)s
+\usepackage[%(pithopt)s]{pith}
+\usepackage[pdfusetitle,bookmarks]{hyperref}
+\pithnumber{%(num)s}
+\pithsetup{qr}
+\title{Anonymous \pithbadge}\author{Ada Author}
+%(front)s
+\begin{document}
+\maketitle
+\section{Intro \pithbadge}
+Text \pithbadge\ \pithqr.
+\end{document}
+"""
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_anonymous_option_leaves_no_trace(tmp_path: Path, route: str) -> None:
+    src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": "",
+                      "pithopt": "anonymous", "num": NUM, "front": ""}
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert_no_trace(b)
+
+
+def test_anonymous_under_documentmetadata(tmp_path: Path) -> None:
+    src = ANON_DOC % {"docmeta": r"\DocumentMetadata{}", "clsopt": "", "cls": "article",
+                      "pkg": "", "pithopt": "anonymous", "num": NUM, "front": ""}
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+    assert_no_trace(b)
+
+
+# Stand-ins for the venues' review switches (the names their style files use;
+# the real files are not used).  (package file, option, its source)
+VENUES = {
+    "neurips": ("neurips_2099", "", r"\newif\if@neuripsfinal\@neuripsfinalfalse"
+                r"\DeclareOption{final}{\@neuripsfinaltrue}\ProcessOptions\relax"),
+    "iclr": ("iclr2099_conference", "", r"\newif\ificlrfinal\iclrfinalfalse"
+             r"\def\iclrfinalcopy{\iclrfinaltrue}"),
+    "icml": ("icml2099", "", r"\newif\ificmlshowauthors\icmlshowauthorsfalse"
+             r"\DeclareOption{accepted}{\icmlshowauthorstrue}\ProcessOptions\relax"),
+    "acl": ("acl", "review", r"\newif\ifacl@finalcopy"
+            r"\DeclareOption{final}{\acl@finalcopytrue}\DeclareOption{review}{\acl@finalcopyfalse}"
+            r"\ExecuteOptions{final}\ProcessOptions\relax"),
+    "cvpr": ("cvpr", "review", r"\newif\ifcvprfinal\cvprfinaltrue"
+             r"\DeclareOption{review}{\cvprfinalfalse}\ProcessOptions\relax"),
+    "aaai": ("aaai2026", "submission", r"\DeclareOption{submission}{}\ProcessOptions\relax"),
+}
+
+
+@pytest.mark.parametrize("venue", list(VENUES) + ["acmart"])
+def test_venue_review_mode_is_anonymous(tmp_path: Path, venue: str) -> None:
+    if venue == "acmart":
+        src = ANON_DOC % {
+            "docmeta": "", "clsopt": "[sigconf,anonymous]", "cls": "acmart", "pkg": "",
+            "pithopt": "", "num": NUM,
+            "front": r"\settopmatter{printacmref=false}\setcopyright{none}"
+                     r"\affiliation{\institution{X}\country{Y}}"}
+        src = src.replace(r"\usepackage[pdfusetitle,bookmarks]{hyperref}", "")
+    else:
+        name, opt, body = VENUES[venue]
+        tmp_path.mkdir(parents=True, exist_ok=True)
+        (tmp_path / f"{name}.sty").write_text(
+            rf"\ProvidesPackage{{{name}}}" "\n" + body + "\n", encoding="ascii")
+        pkg = rf"\usepackage[{opt}]{{{name}}}" if opt else rf"\usepackage{{{name}}}"
+        src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": pkg,
+                          "pithopt": "", "num": NUM, "front": ""}
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+    assert_no_trace(b)
+
+
+@pytest.mark.parametrize("venue", ["neurips", "cvpr"])
+def test_venue_final_mode_keeps_the_badge(tmp_path: Path, venue: str) -> None:
+    name, _, body = VENUES[venue]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / f"{name}.sty").write_text(
+        rf"\ProvidesPackage{{{name}}}" "\n" + body + "\n", encoding="ascii")
+    pkg = rf"\usepackage[final]{{{name}}}" if venue == "neurips" else rf"\usepackage{{{name}}}"
+    src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": pkg,
+                      "pithopt": "", "num": NUM, "front": ""}
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert f"pith:2025:{NUM}" in texrun.text(b.pdf)
+    assert texrun.info(b.pdf)["PithNumber"] == f"pith:2025:{NUM}"
+    assert "Anonymous" not in b.log
+
+
+# -- placement=manual without \pithbadge --------------------------------------
+
+def test_manual_without_badge_warns(tmp_path: Path) -> None:
+    src = (r"\documentclass{article}\usepackage[placement=manual]{pith}" "\n"
+           rf"\pithnumber{{{NUM}}}" "\n" r"\begin{document}Text.\end{document}" "\n")
+    b = texrun.compile_tex(tmp_path, src, "pdflatex")
+    assert b.ok, b.describe()
+    log = re.sub(r"\n\(pith\)\s+", " ", b.log)
+    assert "placement=manual, but no \\pithbadge was used" in log
+    assert FULL not in texrun.text(b.pdf)
