@@ -79,6 +79,9 @@ def test_l3build_covers_every_message() -> None:
         "include-used": "from include",
         "qr-bad": "Invalid \\pithqrcode block",
         "no-qr": "No QR code to draw",
+        "badge-corner": "shipped out without the title badge",
+        "no-badge": "but no \\pithbadge was used",
+        "anonymous": "Package pith Info: Anonymous (",
     }
     assert names == set(probes), f"messages without a probe: {names ^ set(probes)}"
     missing = [n for n, s in probes.items() if s not in tlgs]
