@@ -17,8 +17,9 @@ import pypdf
 import texrun
 
 MANUAL = texrun.LATEX_DIR / "pith.pdf"
-DEMOS = ["badge-verified", "badge-hash", "badge-unverified", "badge-monochrome",
-         "page-title", "page-corner"]
+DEMOS = ["badge-verified", "badge-checked", "badge-unverified", "badge-monochrome",
+         "badge-small", "badge-large", "page-title", "page-twocolumn", "page-corner",
+         "page-fallback"]
 
 
 def _embedded_files(reader: pypdf.PdfReader) -> set[str]:
@@ -57,13 +58,16 @@ def test_make_docs_builds_manual_with_real_pictures() -> None:
     ).stdout
     full = f"pith:{texrun.YEAR}:{texrun.NUM}"
     # The manual's prose never spells the full number out more than once, the
-    # pictures (four with the year: verified, hash, monochrome, two pages)
-    # and the manual's own two live badges add the rest.
-    assert text.count(full) >= 7, text
+    # pictures (with the year: verified, checked, monochrome, small, large and
+    # four pages) and the manual's own two live badges add the rest.
+    assert text.count(full) >= 12, text
     # Unverified: no year, only the demo shows the full number this way.
     assert re.search(rf"pith:{texrun.NUM}\b", text), text
-    # Signed ("verified", the illustration) and hash-only badges, in reading order.
+    # Each state in words, under its number, in reading order: signed
+    # ("verified", the illustration), unsigned ("checked"), no include.
     flow = subprocess.run([texrun.tool("pdftotext"), str(MANUAL), "-"],
                           stdout=subprocess.PIPE, check=True, text=True, errors="replace").stdout
-    assert re.search(rf"pith:2025:{texrun.NUM}\s+verified", flow), flow
-    assert "hash verified" in text
+    for state in ("verified", "checked"):
+        assert re.search(rf"pith:2025:{texrun.NUM}\s+{state}\b", flow), (state, flow)
+    assert re.search(rf"pith:{texrun.NUM}\s+unverified\b", flow), flow
+    assert "hash verified" not in text
