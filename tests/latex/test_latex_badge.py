@@ -404,3 +404,45 @@ def test_manual_without_badge_warns(tmp_path: Path) -> None:
     log = re.sub(r"\n\(pith\)\s+", " ", b.log)
     assert "placement=manual, but no \\pithbadge was used" in log
     assert FULL not in texrun.text(b.pdf)
+
+
+# -- the QR code's link ---------------------------------------------------------
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_badge_and_qr_links_have_no_border(tmp_path: Path, route: str) -> None:
+    """hyperref's default draws a border box around every link; pith's two
+    links (badge and QR code) must not get one, other links keep theirs."""
+    src = (r"\documentclass{article}\usepackage[qr]{pith}\usepackage{hyperref}" "\n"
+           r"\title{QR}\author{Ada Author}" "\n"
+           r"\begin{document}\maketitle See \url{https://example.org}.\end{document}" "\n")
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    pith = [a for a in annots(b.pdf) if URL in str(a.get("/A", {}).get("/URI", ""))]
+    other = [a for a in annots(b.pdf) if "example.org" in str(a.get("/A", {}).get("/URI", ""))]
+    assert len(pith) == 2, pith  # the badge and the QR code
+    assert all(border_width(a) == 0 for a in pith), pith
+    assert other and border_width(other[0]) > 0, other
+
+
+@pytest.mark.parametrize("cls", ["revtex", "acmart", "ieeetran"])
+def test_class_two_column_title_block_holds_the_badge(tmp_path: Path, cls: str) -> None:
+    """REVTeX, acmart sigconf and IEEEtran conference make a title block over
+    both columns: the badge is inside it, centred like the title, above the
+    first words of the body."""
+    import texdocs
+
+    b = texrun.compile_tex(tmp_path, texdocs.document(cls, "after"), "pdflatex")
+    assert b.ok, b.describe()
+    words = texrun.words(b.pdf)
+    title = [w for w in words if w[0] in texdocs.TITLE.split()]
+    assert title, words
+    t_mid = (min(w[1] for w in title) + max(w[3] for w in title)) / 2
+    rects = [[float(v) for v in a["/Rect"]] for a in annots(b.pdf)
+             if URL in str(a.get("/A", {}).get("/URI", ""))]
+    assert len(rects) == 1, rects
+    r = rects[0]
+    assert abs((r[0] + r[2]) / 2 - t_mid) < 2, (r, t_mid)
+    body = [w for w in words if w[0] == "Some"][0]
+    ph = texrun.mediabox(b.pdf)[3]
+    assert ph - min(r[1], r[3]) < body[2], "the badge is above the body text"
+    assert not pith_overfull(b.log)
