@@ -351,6 +351,8 @@ VENUES = {
     "acl": ("acl", "review", r"\newif\ifacl@finalcopy"
             r"\DeclareOption{final}{\acl@finalcopytrue}\DeclareOption{review}{\acl@finalcopyfalse}"
             r"\ExecuteOptions{final}\ProcessOptions\relax"),
+    "acl-2020": ("naacl2099", "", r"\newif\ifaclfinal\aclfinalfalse"
+                 r"\def\aclfinalcopy{\global\aclfinaltrue}"),
     "cvpr": ("cvpr", "review", r"\newif\ifcvprfinal\cvprfinaltrue"
              r"\DeclareOption{review}{\cvprfinalfalse}\ProcessOptions\relax"),
     "aaai": ("aaai2026", "submission", r"\DeclareOption{submission}{}\ProcessOptions\relax"),
