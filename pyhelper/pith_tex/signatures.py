@@ -1,7 +1,7 @@
 """The signature checks: Ed25519 receipts of a bundle, and the self-contained records of an
 include or a PDF (record + claimed digest + receipt signature).
 
-Imported by :mod:`pith_tex.verify` only when a bundle or an include is checked, so that a
+Imported by :mod:`pith_tex.verify` (lazily) only when a bundle or an include is checked, so that a
 lone resolver JSON record does not pay for them (nor for :mod:`pith_tex.keys`).
 """
 
@@ -16,7 +16,7 @@ from .errors import CouldNotCheck, PithError, show
 from .keys import Keyring, pinned_keyring
 from .qr import qr_text
 from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
-from .verify import record_checks
+from .recordchecks import record_checks
 
 
 def no_receipt_check(what: str, require_signature: bool) -> Check:
