@@ -31,7 +31,8 @@ from .documents import RECORD_TYPE
 from .report import file_json, file_line, ok_line
 from .checks import bucket, worst
 from .documents import PDF_MAGIC, is_pdf_name
-from .files import decode_json, expected_number, read_file, verify_file, verify_json_obj
+from .files import (decode_json, expected_number, internal_error, read_file, verify_file,
+                    verify_json_obj)
 
 PARALLEL_THRESHOLD = 4000
 MIN_WORKERS = 2
@@ -95,31 +96,39 @@ def _run_chunk(args: Tuple[Sequence[str], bool, bool]) -> List[Tuple[int, Any]]:
 
 def _results(paths: Sequence[str], require_signature: bool,
              as_json: bool) -> Iterator[Tuple[int, Any]]:
-    """``(exit_code, line or JSON dict)`` for every path, in order."""
-    if as_json:
-        for p in paths:
-            r = verify_file(p, require_signature=require_signature)
-            yield r.exit_code, file_json(r)
-        return
+    """``(exit_code, line or JSON dict)`` for every path, in order.  Whatever one file
+    does (a parser's RecursionError, a value no report can print, any bug), it gives
+    one line of its own: it never takes the other files' lines with it."""
     for p in paths:
-        if p.endswith(".tex") or is_pdf_name(p):
+        try:
+            code, rendered = _result(p, require_signature, as_json)
+        except Exception as e:  # MemoryError and RecursionError included
+            r = internal_error(p, e)
+            code, rendered = r.exit_code, file_json(r) if as_json else file_line(r)
+        yield code, rendered
+
+
+def _result(p: str, require_signature: bool, as_json: bool) -> Tuple[int, Any]:
+    if as_json:
+        r = verify_file(p, require_signature=require_signature)
+        return r.exit_code, file_json(r)
+    if p.endswith(".tex") or is_pdf_name(p):
+        r = verify_file(p, require_signature=require_signature)
+    else:  # read and parse once, for the lean check and, if it does not pass, the full one
+        data, failed = read_file(p)
+        if failed is None and data.startswith(PDF_MAGIC):  # a PDF by another name
             r = verify_file(p, require_signature=require_signature)
-        else:  # read and parse once, for the lean check and, if it does not pass, the full one
-            data, failed = read_file(p)
-            if failed is None and data.startswith(PDF_MAGIC):  # a PDF by another name
-                r = verify_file(p, require_signature=require_signature)
+        else:
+            if failed is None:
+                obj, failed = decode_json(p, data)
+            if failed is not None:
+                r = failed
             else:
-                if failed is None:
-                    obj, failed = decode_json(p, data)
-                if failed is not None:
-                    r = failed
-                else:
-                    number = verified_record_obj(p, obj)
-                    if number is not None:
-                        yield EXIT_OK, ok_line(p, number)
-                        continue
-                    r = verify_json_obj(p, obj, require_signature=require_signature, data=data)
-        yield r.exit_code, file_line(r)
+                number = verified_record_obj(p, obj)
+                if number is not None:
+                    return EXIT_OK, ok_line(p, number)
+                r = verify_json_obj(p, obj, require_signature=require_signature, data=data)
+    return r.exit_code, file_line(r)
 
 
 def _workers() -> int:

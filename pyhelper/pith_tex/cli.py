@@ -112,9 +112,9 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
             counts[1], len(files), counts[2])
     else:  # one file: every check, and the decisive one in the error line
         from .report import file_json, file_result
-        from .files import verify_file
+        from .files import verify_file_guarded
 
-        one = verify_file(files[0], require_signature=require_signature)
+        one = verify_file_guarded(files[0], require_signature=require_signature)
         counts = [0, 0, 0]  # verified, failed, could not check
         counts[bucket(one.exit_code)] += 1
         code = one.exit_code

@@ -6,14 +6,16 @@ kind.  This is the top of the verification modules: it imports ``verify``, ``cit
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from . import canonical, citations
 from .checks import FileOutcome
 from .documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
                         parse_record_doc, read_capped)
-from .errors import PithError
+from .errors import PithError, show
 from .safeio import NotRegularFile, check_regular
 from .verify import loads, verify_bundle, verify_record
 
@@ -60,9 +62,15 @@ def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
     return data, None
 
 
+#: A ``\\uD800``-``\\uDFFF`` escape: the one way JSON text can hold a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89a-fA-F]")
+
+
 def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
-    """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON, or is
-    larger than 1 MiB and not a Paper Citation Record."""
+    """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON: not
+    JSON, nested deeper than the parser's recursion limit, holding a lone surrogate
+    (``"\\ud800"``: no UTF-8 text, so no canonical JSON, can carry it), or larger than
+    1 MiB and not a Paper Citation Record."""
     try:
         obj = loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
@@ -70,6 +78,16 @@ def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
                                  "not valid JSON (%s)" % e.__class__.__name__)
     except RecursionError:
         return None, FileOutcome(path, "unknown", None, "not valid JSON (nested too deeply)")
+    if _SURROGATE_ESCAPE.search(data) is not None:  # rare: pay for the walk only then
+        try:
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return None, FileOutcome(path, "unknown", None,
+                                     "not valid JSON (a lone surrogate escape: \\uD800-"
+                                     "\\uDFFF not in a pair)")
+        except RecursionError:
+            return None, FileOutcome(path, "unknown", None,
+                                     "not valid JSON (nested too deeply)")
     if len(data) > MAX_BODY and not citations.is_citation_record(obj):
         return None, FileOutcome(path, "unknown", None, _TOO_LARGE)
     return obj, None
@@ -157,3 +175,18 @@ def verify_file(path: str, *, require_signature: bool = False,
         return failed
     return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring,
                            data=data)
+
+
+def internal_error(path: str, e: BaseException) -> FileOutcome:
+    """The outcome of a file whose check raised: one line for that file (exit 3), and the
+    other files are still checked."""
+    return FileOutcome(path, "unknown", None, "could not check this file: internal error "
+                       "(%s: %s); please report it" % (type(e).__name__, show(str(e), 80)))
+
+
+def verify_file_guarded(path: str, *, require_signature: bool = False) -> FileOutcome:
+    """:func:`verify_file`, with any exception it raises made the file's own outcome."""
+    try:
+        return verify_file(path, require_signature=require_signature)
+    except Exception as e:  # MemoryError and RecursionError included
+        return internal_error(path, e)
