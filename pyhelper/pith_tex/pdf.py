@@ -5,32 +5,40 @@
 ``PithVerification``, ``PithSHA256``, ``PithArXiv``, ``PithRecord`` (the canonical JSON of
 the record) and, when the receipt was signed, ``PithKeyID`` and ``PithSignature``.  The
 record travels with its own claims, as in an include, so the record, hash, derivation,
-year and signature checks are those of :func:`pith_tex.signatures.verify_embedded`
-(``PithRecord`` is parsed and re-serialised, never hashed as received).  Around them:
+year and signature checks are those of :func:`pith_tex.signatures.verify_embedded`.
+Around them (docs/verification.md says what each covers and what it cannot):
 
 ``pdf``
     the file is a complete, unencrypted PDF that pypdf reads, and it carries the keys of
     a verified include (error otherwise: nothing can be decided, exit 3).
-``url``
-    ``PithURL`` is ``https://pith.science/pith/NUM`` for the number of ``PithNumber``.
-``arxiv``
-    ``PithArXiv`` is the record's ``source.id`` + ``v`` + ``source.version``.
-``state``
-    ``PithVerification`` agrees with the signature: ``verified`` with a signature that
-    verifies, ``verified-unsigned`` with none.
+``canonical``
+    ``PithRecord`` is byte for byte the canonical JSON of the record it holds (no white
+    space, no duplicate key, sorted keys), so ``sha256(PithRecord) = PithSHA256`` holds
+    for the bytes in the PDF, not only for a re-serialisation.
+``url``, ``arxiv``, ``state``
+    ``PithURL`` is the number's URL; ``PithArXiv`` is the record's; ``PithVerification``
+    agrees with the signature.
+``info``
+    every Info dictionary in the file (every trailer, every incremental update, every
+    definition of the Info object) gives each Pith key one value: a reader that picks
+    another dictionary or another duplicate must not see another number.
 ``badge``
-    the text of page 1 shows the same ``pith:YYYY:NUM`` (or ``pith:NUM``) as the
-    metadata; another number is a failure, none (the ``hide`` option) a warning.
-``xmp`` (only when the PDF's XMP metadata has ``pith:`` properties, as pith.sty writes
-    them under ``\\DocumentMetadata``)
-    every ``pith:`` property equals its Info key, and none is missing: a viewer that shows
-    the XMP must not see another number than the one verified.
+    page 1 *visibly* shows the claimed ``pith:YYYY:NUM`` (:mod:`pith_tex.pdfpage`) and
+    nowhere shows another Pith Number, in its text or its links.
+``qr``
+    the QR code pith.sty drew with rules on page 1 is read back module by module and is
+    the code of the number's URL (:func:`pith_tex.qr.qr_rows`); other QR-like images or
+    drawings are not vouched for, and said so.
+``xmp`` (when the XMP packet has ``pith:`` properties or a ``dc:identifier``)
+    every ``pith:`` property equals its Info key, none is missing, none has two values,
+    and a ``dc:identifier`` naming a Pith Number names this one.
 
 pypdf is imported inside the functions: ``pith-tex verify rec.json`` never pays for it.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
@@ -39,13 +47,19 @@ import warnings
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from .errors import show
-from .identifier import URL_BASE
+from . import canonical
 from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
 from .documents import PDF_MAGIC
+from .errors import show
+from .identifier import URL_BASE
+from .pdfmeta import XMP_KEYS, XMP_NS, Unreadable, info_values, xmp_values
+from .pdfpage import MIN_FONT_PT, PageScan, TooComplex, overlaps, qr_grids, scan_page
 
 if TYPE_CHECKING:
     from .keys import Keyring
+
+__all__ = ["PITH_KEYS", "XMP_NS", "XMP_KEYS", "MIN_FONT_PT", "PdfClaims", "UnreadablePdf",
+           "read_claims", "verify_claims", "verify_pdf", "visible_numbers"]
 
 #: The Info keys pith.sty writes, in the README's order.
 PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArXiv",
@@ -54,6 +68,8 @@ PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArX
 INCLUDE_KEYS = PITH_KEYS[:6]
 #: Larger files are refused unread (a paper is a few MiB; pypdf holds the whole file).
 MAX_PDF_BYTES = 256 * 1024 * 1024
+#: A larger PithRecord is not a record pith-tex writes (the JSON cap of every document).
+MAX_RECORD_BYTES = 1024 * 1024
 _HEAD = 1024  # the header may follow up to 1 KiB of junk (PDF 32000-1, annex H)
 _TAIL = 1024  # %%EOF must be in the last 1 KiB
 
@@ -61,6 +77,9 @@ _DISPLAY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})\Z")
 # The visible badge in page 1's text, with every whitespace removed first (extractors
 # may split the monospaced string or put spaces between its glyphs).
 _BADGE_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})")
+# Any Pith Number on the page: full or short (8+ characters), or in a Pith URL.
+_ANY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{8,26})")
+_URL_NUMBER_RE = re.compile(r"(?i)pith\.science/pith/([A-Z2-7]{8,26})")
 _FETCH = "run pith-tex fetch and recompile"
 
 
@@ -72,18 +91,23 @@ def _has_header(head: bytes) -> bool:
 
 
 class PdfClaims(NamedTuple):
-    """What a PDF says about its Pith Number: the Pith Info keys with a text value (absent
-    ones missing from *info*), the text of page 1 (None when it could not be extracted)
-    and the number of pages."""
+    """What a PDF says about its Pith Number: the Pith Info keys with a text value as pypdf
+    reads them (absent ones missing from *info*), the number of pages, and what page 1
+    shows (None when it could not be read: *page_error* says why)."""
 
     info: Dict[str, str]
-    page1_text: Optional[str]
     pages: int
-    text_error: Optional[str] = None
+    page: Optional[PageScan] = None
+    page_error: Optional[str] = None
     not_text: Tuple[str, ...] = ()  # Pith keys whose value is not a text string
-    #: The ``pith:`` properties of the XMP metadata by Info key name; None when the PDF
-    #: has no XMP with pith properties; a str when its XMP could not be parsed.
-    xmp: Union[Dict[str, str], str, None] = None
+    #: Every value of each Pith key in every Info dictionary of the file (raw scan), or a
+    #: str when the scan could not be made.
+    info_all: Union[Dict[str, List[str]], str] = {}
+    #: The ``pith:`` properties and ``dc:identifier`` values of the XMP packet; None when
+    #: it has neither; a str when the packet could not be read.
+    xmp: Union[Dict[str, List[str]], str, None] = None
+    #: The URIs of page 1's link annotations.
+    links: Tuple[str, ...] = ()
 
 
 class UnreadablePdf(Exception):
@@ -117,33 +141,78 @@ def _text(value: Any) -> Optional[str]:
     return None
 
 
-def _check_file(path: str) -> None:
-    """Cheap checks before pypdf reads the file: size, header, end marker."""
+def _read_file(path: str) -> bytes:
+    """The bytes of the PDF at *path*, after cheap checks: size, header, end marker."""
     try:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size > MAX_PDF_BYTES:
                 raise UnreadablePdf("larger than %d MiB" % (MAX_PDF_BYTES >> 20))
-            head = f.read(_HEAD)
-            if not _has_header(head):
-                raise UnreadablePdf("not a PDF (no %PDF- header)")
-            f.seek(max(0, size - _TAIL))
-            tail = f.read(_TAIL)
+            data = f.read(MAX_PDF_BYTES + 1)
     except OSError as e:
         raise UnreadablePdf("cannot read: %s" % (e.strerror or e))
-    if b"%%EOF" not in tail:
+    if len(data) > MAX_PDF_BYTES:
+        raise UnreadablePdf("larger than %d MiB" % (MAX_PDF_BYTES >> 20))
+    if not _has_header(data[:_HEAD]):
+        raise UnreadablePdf("not a PDF (no %PDF- header)")
+    if b"%%EOF" not in data[-_TAIL:]:
         raise UnreadablePdf("not a complete PDF (no %%EOF at the end): truncated?")
+    return data
+
+
+#: Page tree nodes looked at to find page 1 (the tree is never walked whole).
+MAX_TREE_NODES = 4096
+_INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+
+
+def _first_page(reader: Any) -> Tuple[Any, int]:
+    """Page 1 (a pypdf page, inherited attributes filled in) or None, and the page count
+    the tree claims, found without walking the whole page tree (a 100,000-page PDF costs
+    what a 1-page one does; a /Kids or /Parent loop ends at :data:`MAX_TREE_NODES`)."""
+    from pypdf import PageObject
+    from pypdf.generic import NameObject
+
+    root = reader.trailer["/Root"].get_object()
+    pages = root.raw_get("/Pages")
+    try:
+        count = int(pages.get_object().get("/Count", 0))
+    except (TypeError, ValueError):
+        count = 0
+    stack: List[Tuple[Any, Dict[str, Any]]] = [(pages, {})]
+    seen = 0
+    while stack:
+        ref, inherited = stack.pop()
+        seen += 1
+        if seen > MAX_TREE_NODES:
+            raise UnreadablePdf("page 1 not found in the first %d page-tree nodes"
+                                % MAX_TREE_NODES)
+        node = ref.get_object()
+        kids = node.get("/Kids")
+        if node.get("/Type") == "/Page" or kids is None:
+            page = PageObject(reader, ref if hasattr(ref, "idnum") else None)
+            page.update(node)
+            for k, v in inherited.items():
+                if k not in page:
+                    page[NameObject(k)] = v
+            return page, max(count, 1)
+        here = dict(inherited)
+        for k in _INHERITED:
+            if k in node:
+                here[k] = node.raw_get(k)
+        for kid in reversed(list(kids.get_object())[:MAX_TREE_NODES]):
+            stack.append((kid, here))
+    return None, 0
 
 
 def read_claims(path: str) -> PdfClaims:
     """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
-    _check_file(path)
+    data = _read_file(path)
     with _quiet_pypdf():
         try:
             from pypdf import PdfReader
 
-            reader = PdfReader(path)
+            reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted:
                 raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
                                     "PDFs")
@@ -159,53 +228,71 @@ def read_claims(path: str) -> PdfClaims:
                             bad.append(key)
                         else:
                             info[key] = value
-            pages = len(reader.pages)
+            page, pages = _first_page(reader)
         except UnreadablePdf:
             raise
         except Exception as e:  # pypdf raises many kinds on a broken file
             raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
                                                               show(str(e), 80)))
+        if _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
+            # nothing can be verified: reading the page would be wasted
+            return PdfClaims(info, pages, None, None, tuple(bad))
+        info_all: Union[Dict[str, List[str]], str]
+        try:
+            info_all = info_values(data, reader, PITH_KEYS)
+        except Unreadable as e:
+            info_all = str(e)
+        except Exception as e:
+            info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
         xmp = _xmp_claims(reader)
-        text: Optional[str] = None
-        text_error = None
-        if pages:
+        scan: Optional[PageScan] = None
+        page_error = None
+        links: Tuple[str, ...] = ()
+        if page is None:
+            page_error = "the PDF has no pages"
+        else:
             try:
-                text = reader.pages[0].extract_text()
+                scan = scan_page(page)
+            except TooComplex as e:
+                page_error = str(e)
+            except RecursionError:
+                page_error = "its content is nested too deeply"
             except Exception as e:
-                text_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
-    return PdfClaims(info, text, pages, text_error, tuple(bad), xmp)
+                page_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
+            links = _links(page)
+    return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links)
 
 
-#: pith.sty's XMP namespace and its properties, by the Info key each mirrors.
-XMP_NS = "https://pith.science/ns/pith/1.0/"
-XMP_KEYS = {"number": "PithNumber", "url": "PithURL", "verification": "PithVerification",
-            "sha256": "PithSHA256", "record": "PithRecord", "keyid": "PithKeyID",
-            "signature": "PithSignature"}
+def _links(page: Any) -> Tuple[str, ...]:
+    """The URIs of page 1's link annotations (at most 1000 annotations looked at)."""
+    found: List[str] = []
+    try:
+        annots = page.get("/Annots")
+        for a in list(annots.get_object() if annots is not None else [])[:1000]:
+            action = a.get_object().get("/A")
+            uri = action.get_object().get("/URI") if action is not None else None
+            text = _text(uri)
+            if text is not None:
+                found.append(text)
+    except Exception:
+        pass
+    return tuple(found)
 
 
-def _xmp_claims(reader: Any) -> Union[Dict[str, str], str, None]:
-    """The ``pith:`` properties of the document's XMP packet (see :class:`PdfClaims`)."""
+def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
+    """The ``pith:`` and ``dc:identifier`` values of the document's XMP packet (see
+    :class:`PdfClaims`)."""
     try:
         stream = reader.trailer["/Root"].get("/Metadata")
         if stream is None:
             return None
         data = stream.get_object().get_data()
     except Exception as e:  # a broken or odd metadata stream
-        return "unreadable XMP stream (%s)" % type(e).__name__
-    if XMP_NS.encode("ascii") not in data:
-        return None
-    import xml.etree.ElementTree as ET
-
+        return "the XMP metadata stream could not be read (%s)" % type(e).__name__
     try:
-        root = ET.fromstring(data)
-    except ET.ParseError as e:
-        return "the XMP packet is not well-formed XML (%s)" % e
-    found: Dict[str, str] = {}
-    for el in root.iter():
-        if el.tag.startswith("{%s}" % XMP_NS):
-            name = el.tag[len(XMP_NS) + 2:]
-            if name in XMP_KEYS and len(el) == 0:
-                found[XMP_KEYS[name]] = (el.text or "").strip()
+        found = xmp_values(data)
+    except Unreadable as e:
+        return str(e)
     return found or None
 
 
@@ -214,6 +301,25 @@ def visible_numbers(text: str) -> List[Tuple[Optional[int], str]]:
     squeezed = "".join(text.split())
     return [(int(m.group(1)) if m.group(1) else None, m.group(2))
             for m in _BADGE_RE.finditer(squeezed)]
+
+
+def other_numbers(text: str, links: Tuple[str, ...], number: str,
+                  year: Optional[int]) -> List[str]:
+    """Every Pith Number in *text* (whitespace removed) or *links* that is not *number*
+    (nor a short form of it) of *year*: ``pith:YYYY:XXXXXXXX...`` forms and numbers in
+    Pith URLs, as they appear."""
+    squeezed = "".join(text.split())
+    found: List[str] = []
+    for m in _ANY_RE.finditer(squeezed):
+        n, y = m.group(2), m.group(1)
+        if not number.startswith(n) or (y is not None and year is not None
+                                        and int(y) != year):
+            found.append(m.group(0))
+    for where in [squeezed, *links]:
+        for m in _URL_NUMBER_RE.finditer(where):
+            if m.group(1).upper() != number:
+                found.append(m.group(0))
+    return found
 
 
 def _pdf_problem(claims: PdfClaims) -> Optional[str]:
@@ -241,25 +347,35 @@ def _pdf_problem(claims: PdfClaims) -> Optional[str]:
     return None
 
 
-def _badge_check(claims: PdfClaims, number: Optional[str], year: Optional[int]) -> Check:
-    if claims.page1_text is None:
-        why = ("the PDF has no pages" if not claims.pages else
-               "could not extract the text of page 1 (%s)" % claims.text_error)
-        return Check("badge", WARN, why + ", so the visible badge was not compared")
-    seen = visible_numbers(claims.page1_text)
-    if not seen:
-        return Check("badge", WARN, "page 1 shows no pith:NUMBER badge (hide option?): "
-                     "only the metadata was checked")
-    for y, n in seen:
-        if n == number and (y is None or year is None or y == year):
-            return Check("badge", OK, "page 1 shows %s" % _display(y, n))
-    y, n = seen[0]
-    return Check("badge", FAIL, "page 1 shows %s, but the metadata says %s"
-                 % (_display(y, n), _display(year, number or "?")))
-
-
 def _display(year: Optional[int], number: str) -> str:
     return "pith:%d:%s" % (year, number) if year is not None else "pith:%s" % number
+
+
+def _canonical_check(raw: str, record: Any) -> Check:
+    """``PithRecord`` against the canonical bytes of the record it parses to."""
+    want = canonical.canonical_json(record).decode("utf-8")
+    if raw == want:
+        return Check("canonical", OK, "PithRecord is the canonical JSON of its record "
+                     "(%d bytes)" % len(want.encode("utf-8")))
+    if raw.strip() != raw:
+        why = "white space around it"
+    else:
+        keys: List[str] = []
+
+        def pairs(items: List[Tuple[str, Any]]) -> Dict[str, Any]:
+            names = [k for k, _ in items]
+            keys.extend(k for k in set(names) if names.count(k) > 1)
+            return dict(items)
+
+        json.loads(raw, object_pairs_hook=pairs)
+        if keys:
+            why = "the key %s twice" % show(sorted(keys)[0])
+        else:
+            at = next((i for i, (a, b) in enumerate(zip(raw, want)) if a != b),
+                      min(len(raw), len(want)))
+            why = "other formatting (first difference at character %d)" % at
+    return Check("canonical", FAIL, "PithRecord is not byte-canonical JSON (%s): "
+                 "sha256(PithRecord) is not the digest it claims" % why)
 
 
 def _state_check(state: str, signed: bool, out: Outcome) -> Check:
@@ -281,6 +397,107 @@ def _state_check(state: str, signed: bool, out: Outcome) -> Check:
                  "signature")
 
 
+def _info_check(claims: PdfClaims) -> Check:
+    """One value per Pith key across every Info dictionary of the file."""
+    if isinstance(claims.info_all, str):
+        return Check("info", ERROR, "could not read every Info dictionary of the file (%s): "
+                     "another value for a Pith key may be hidden" % claims.info_all)
+    for key in PITH_KEYS:
+        values = claims.info_all.get(key, [])
+        distinct = list(dict.fromkeys(values))
+        if len(distinct) > 1:
+            return Check("info", FAIL, "the PDF gives %s %d values (duplicate keys, two "
+                         "/Info entries or an incremental update): %s and %s; readers "
+                         "differ in which they show" % (key, len(distinct), show(distinct[0]),
+                                                        show(distinct[1])))
+        if key in claims.info and distinct and distinct[0] != claims.info[key]:
+            return Check("info", FAIL, "the PDF's Info dictionary gives %s as %s, but pypdf "
+                         "reads %s" % (key, show(distinct[0]), show(claims.info[key])))
+    if not claims.info_all.get("PithNumber"):
+        return Check("info", ERROR, "the raw Info dictionaries could not be located in the "
+                     "file: another value for a Pith key may be hidden")
+    return Check("info", OK, "every Info dictionary in the file gives each Pith key one "
+                 "value")
+
+
+def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
+    page = claims.page
+    if page is None:
+        return Check("badge", ERROR, "not checked: could not read the text of page 1 (%s)"
+                     % claims.page_error)
+    others = other_numbers(page.text, claims.links, number, year)
+    if others:
+        return Check("badge", FAIL, "page 1 shows another Pith Number, %s, than the "
+                     "metadata's %s" % (show(others[0], 80), _display(year, number)))
+    shown = visible_numbers(page.visible)
+    if any(n == number and (y is None or year is None or y == year) for y, n in shown):
+        return Check("badge", OK, "page 1 shows %s (visible: at least %g pt, painted, "
+                     "inside the crop box)" % (_display(year, number), MIN_FONT_PT))
+    if visible_numbers(page.text):
+        why = next((w for t, w in page.hidden if t.strip()), "not visible")
+        return Check("badge", FAIL, "page 1 has %s only where it is not visible (%s)"
+                     % (_display(year, number), why))
+    return Check("badge", WARN, "page 1 shows no pith:NUMBER badge (hide option?): only "
+                 "the metadata was checked")
+
+
+def _square(box: Tuple[float, float, float, float]) -> bool:
+    w, h = box[2] - box[0], box[3] - box[1]
+    return w >= 20 and h >= 20 and 0.8 <= w / h <= 1.25
+
+
+def _qr_check(claims: PdfClaims, number: str) -> Check:
+    page = claims.page
+    if page is None:
+        return Check("qr", ERROR, "not checked: could not read page 1 (%s)"
+                     % claims.page_error)
+    grids, _odd = qr_grids(page.rects)
+    images = [b for b in page.images if _square(b)]
+    unvouched = ("; page 1 also has %d square image%s: pith-tex does not decode images, "
+                 "so a QR code in %s is not vouched for"
+                 % (len(images), "" if len(images) == 1 else "s",
+                    "it" if len(images) == 1 else "them")) if images else ""
+    if not grids:
+        return Check("qr", WARN, "page 1 has no QR code drawn by pith.sty (the qr option): "
+                     "no QR code was checked" + unvouched)
+    from .qr import qr_rows, qr_text
+
+    want = qr_rows(number)
+    good = [g for g in grids if g.rows == want]
+    bad = [g for g in grids if g.rows != want]
+    if not good:
+        g = bad[0]
+        if len(g.rows) == len(want):
+            diff = sum(a != b for r, w in zip(g.rows, want) for a, b in zip(r, w))
+            how = "%d of its %d modules differ" % (diff, len(want) ** 2)
+        else:
+            how = "it is %d x %d modules, the code is %d x %d" % (
+                len(g.rows), len(g.rows), len(want), len(want))
+        return Check("qr", FAIL, "the QR code drawn on page 1 is not the code of %s (%s)"
+                     % (qr_text(number), how))
+    g = good[0]
+    crop = page.crop
+    if not (crop[0] - 0.5 <= g.box[0] and g.box[2] <= crop[2] + 0.5
+            and crop[1] - 0.5 <= g.box[1] and g.box[3] <= crop[3] + 0.5):
+        return Check("qr", FAIL, "the QR code of %s lies (partly) outside page 1's crop box"
+                     % qr_text(number))
+    over = [b for b in page.images if overlaps(b, g.box)]
+    over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
+    over += [b for b in page.other_paint if overlaps(b, g.box)]
+    if over:
+        return Check("qr", FAIL, "something else is painted over the QR code of %s: what a "
+                     "scanner reads is not what was checked" % qr_text(number))
+    if bad:
+        return Check("qr", WARN, "the QR code drawn by pith.sty is the code of %s, but page "
+                     "1 also draws %d other QR-like grid%s, not vouched for%s"
+                     % (qr_text(number), len(bad), "" if len(bad) == 1 else "s", unvouched))
+    if images:
+        return Check("qr", WARN, "the QR code drawn by pith.sty is the code of %s%s"
+                     % (qr_text(number), unvouched))
+    return Check("qr", OK, "the QR code drawn on page 1 is the code of %s (%d x %d modules "
+                 "read back)" % (qr_text(number), len(want), len(want)))
+
+
 def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = False,
                   keyring: Optional[Keyring] = None) -> FileOutcome:
     """The checks of a PDF whose claims have been read (see the module docstring)."""
@@ -292,11 +509,19 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     problem = _pdf_problem(claims)
     if problem is not None:
         return FileOutcome(path, "pdf", Outcome(number, [Check("pdf", ERROR, problem)]))
-    try:
-        record = json.loads(info["PithRecord"])
-        why = None if type(record) is dict else "not a JSON object"
-    except ValueError as e:
-        why = "not JSON (%s)" % e.__class__.__name__
+    raw = info["PithRecord"]
+    why = None
+    record: Any = None
+    if len(raw) > MAX_RECORD_BYTES:
+        why = "larger than %d KiB" % (MAX_RECORD_BYTES >> 10)
+    else:
+        try:
+            record = json.loads(raw)
+            why = None if type(record) is dict else "not a JSON object"
+        except ValueError as e:
+            why = "not JSON (%s)" % e.__class__.__name__
+        except RecursionError:
+            why = "not JSON (nested too deeply)"
     if why is not None:
         return FileOutcome(path, "pdf", Outcome(number, [Check(
             "pdf", ERROR, "PithRecord is %s; %s" % (why, _FETCH))]))
@@ -308,7 +533,8 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     signed = key_id is not None or sig_hex is not None
     checks = [Check("pdf", OK, "%d page%s, with the Pith metadata of a %s include"
                     % (claims.pages, "" if claims.pages == 1 else "s",
-                       "signed" if signed else "verified, unsigned")), *out.checks]
+                       "signed" if signed else "verified, unsigned")),
+              _canonical_check(raw, record), *out.checks]
     number = out.number or number
     url = info["PithURL"]
     if number is None:
@@ -329,23 +555,49 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
             checks.append(Check("arxiv", FAIL, "PithArXiv is %s, but the record is %s"
                                 % (show(info["PithArXiv"]), want)))
     checks.append(_state_check(info["PithVerification"], signed, out))
-    checks.append(_badge_check(claims, number, year))
+    checks.append(_info_check(claims))
+    if number is None:
+        checks.append(Check("badge", ERROR, "not checked: no Pith Number to look for"))
+        checks.append(Check("qr", ERROR, "not checked: no Pith Number to look for"))
+    else:
+        checks.append(_badge_check(claims, number, year))
+        checks.append(_qr_check(claims, number))
     if claims.xmp is not None:
-        checks.append(_xmp_check(claims.xmp, info))
+        checks.append(_xmp_check(claims.xmp, info, number, year))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
 
 
-def _xmp_check(xmp: Union[Dict[str, str], str], info: Dict[str, str]) -> Check:
+def _xmp_check(xmp: Union[Dict[str, List[str]], str], info: Dict[str, str],
+               number: Optional[str], year: Optional[int]) -> Check:
     if isinstance(xmp, str):
-        return Check("xmp", FAIL, xmp + ", but it names pith properties")
+        return Check("xmp", ERROR, "not checked: %s" % xmp)
+    for name, values in xmp.items():
+        distinct = list(dict.fromkeys(values))
+        label = name if ":" in name else "pith:" + next(
+            (p for p, k in XMP_KEYS.items() if k == name), name)
+        if name.startswith("pith:"):
+            return Check("xmp", FAIL, "the XMP metadata has %s, which pith.sty never writes "
+                         "(value %s)" % (name, show(distinct[0] if distinct else "")))
+        if len(distinct) > 1:
+            return Check("xmp", FAIL, "the XMP metadata gives %s %d values: %s and %s"
+                         % (label, len(distinct), show(distinct[0]), show(distinct[1])))
+    for ident in xmp.get("dc:identifier", []):
+        others = other_numbers(ident, (), number or "", year)
+        if others:
+            return Check("xmp", FAIL, "XMP dc:identifier is %s, another Pith Number than "
+                         "the metadata's" % show(ident, 80))
+    if not any(k in xmp for k in XMP_KEYS.values()):
+        return Check("xmp", OK, "the XMP metadata has no pith properties, and no "
+                     "dc:identifier naming another Pith Number")
     for prop, key in XMP_KEYS.items():
         if key in info and key not in xmp:
             return Check("xmp", FAIL, "the XMP metadata has pith properties but no pith:%s "
                          "(Info has %s)" % (prop, key))
-        if key in xmp and xmp[key] != info.get(key):
+        if key in xmp and xmp[key][0] != info.get(key):
             return Check("xmp", FAIL, "XMP pith:%s is %s, but Info %s is %s"
-                         % (prop, show(xmp[key]), key, show(info.get(key))))
-    return Check("xmp", OK, "the XMP metadata's pith properties equal the Info keys")
+                         % (prop, show(xmp[key][0]), key, show(info.get(key))))
+    return Check("xmp", OK, "the XMP metadata's pith properties equal the Info keys, one "
+                 "value each")
 
 
 def verify_pdf(path: str, *, require_signature: bool = False,

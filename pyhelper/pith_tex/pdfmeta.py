@@ -1,0 +1,282 @@
+"""Every value a PDF gives its metadata, not only the one pypdf keeps.
+
+pypdf reads one Info dictionary (the newest trailer's) and, for a key written twice in it,
+one value; poppler, qpdf and viewers may show another.  :func:`info_values` reads the raw
+bytes instead: every trailer (classic ``trailer << >>`` and cross-reference stream
+dictionaries), every ``/Info`` entry in each, and every definition of each Info object in
+the file (an incremental update may redefine it), keeping every key/value pair in order.
+Values are read by pypdf's own object parser (:func:`pypdf.generic.read_object`); only the
+walk over a dictionary's pairs is done here, so that a duplicate key is seen.
+
+:func:`xmp_values` parses the XMP packet as XML with namespaces (expat: UTF-8 and UTF-16
+are the parser's business, ``&#47;`` in a namespace is resolved as XML resolves it), with
+a size bound and no DTD (a ``<!DOCTYPE`` is refused: no entity can expand), and returns
+every ``pith:`` property in element and attribute form and every ``dc:identifier``.
+
+Everything is bounded: the number of trailers, of definitions, of pairs per dictionary.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+#: pith.sty's XMP namespace and its properties, by the Info key each mirrors.
+XMP_NS = "https://pith.science/ns/pith/1.0/"
+XMP_KEYS = {"number": "PithNumber", "url": "PithURL", "verification": "PithVerification",
+            "sha256": "PithSHA256", "record": "PithRecord", "keyid": "PithKeyID",
+            "signature": "PithSignature"}
+DC_NS = "http://purl.org/dc/elements/1.1/"
+RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+#: An XMP packet larger than this is not read (pith.sty's is a few KiB with the record).
+MAX_XMP_BYTES = 4 * 1024 * 1024
+
+MAX_TRAILERS = 256  # trailers and cross-reference streams looked at
+MAX_DEFINITIONS = 256  # definitions of one Info object
+MAX_PAIRS = 4096  # pairs in one dictionary
+_WS = b" \t\r\n\f\x00"
+
+_TRAILER_RE = re.compile(rb"trailer[ \t\r\n\f\x00]*<<")
+_XREF_STREAM_RE = re.compile(rb"/Type[ \t\r\n\f\x00]*/XRef(?![A-Za-z0-9])")
+_OBJ_RE = re.compile(rb"(?<![0-9])[0-9]+[ \t\r\n\f\x00]+[0-9]+[ \t\r\n\f\x00]+obj"
+                     rb"[ \t\r\n\f\x00]*<<")
+
+
+class Unreadable(Exception):
+    """The metadata could not be read (said in one line)."""
+
+
+def _skip(stream: io.BytesIO) -> bytes:
+    """Skip white space and comments; return the next byte without consuming it."""
+    while True:
+        c = stream.read(1)
+        if not c:
+            return b""
+        if c in _WS:
+            continue
+        if c == b"%":
+            stream.readline()
+            continue
+        stream.seek(-1, 1)
+        return c
+
+
+def dict_pairs(stream: io.BytesIO, reader: Any, depth: int = 0) -> List[Tuple[str, Any]]:
+    """The ``(key, value)`` pairs of the dictionary at the stream's position (``<<``), in
+    order and with duplicates.  A value that is itself a dictionary is a list of pairs."""
+    from pypdf.generic import NameObject, read_object
+
+    if stream.read(2) != b"<<":
+        raise Unreadable("not a dictionary")
+    pairs: List[Tuple[str, Any]] = []
+    while len(pairs) < MAX_PAIRS:
+        c = _skip(stream)
+        if c == b">":
+            stream.read(2)
+            return pairs
+        if c != b"/":
+            raise Unreadable("a dictionary key is not a name")
+        key = NameObject.read_from_stream(stream, reader)
+        c = _skip(stream)
+        if c == b"<" and stream.read(2) == b"<<" and depth < 4:
+            stream.seek(-2, 1)
+            pairs.append((str(key), dict_pairs(stream, reader, depth + 1)))
+            continue
+        if c == b"<":
+            stream.seek(-2, 1)
+        pairs.append((str(key), read_object(stream, reader)))
+    raise Unreadable("a dictionary with more than %d entries" % MAX_PAIRS)
+
+
+def _pairs_at(data: bytes, pos: int, reader: Any) -> Optional[List[Tuple[str, Any]]]:
+    stream = io.BytesIO(data)
+    stream.seek(pos)
+    try:
+        return dict_pairs(stream, reader)
+    except Unreadable:
+        return None
+    except Exception:  # pypdf's parser on bytes that are not what they seemed
+        return None
+
+
+def _trailers(data: bytes, reader: Any) -> List[List[Tuple[str, Any]]]:
+    """The pairs of every trailer dictionary in *data* (classic and xref streams)."""
+    found: List[List[Tuple[str, Any]]] = []
+    for m in _TRAILER_RE.finditer(data):
+        pairs = _pairs_at(data, m.end() - 2, reader)
+        if pairs is not None:
+            found.append(pairs)
+        if len(found) >= MAX_TRAILERS:
+            raise Unreadable("more than %d trailers" % MAX_TRAILERS)
+    for m in _XREF_STREAM_RE.finditer(data):
+        start = data.rfind(b"obj", max(0, m.start() - 4096), m.start())
+        if start < 0:
+            continue
+        lt = data.find(b"<<", start, m.start())
+        pairs = _pairs_at(data, lt, reader) if lt >= 0 else None
+        if pairs is not None:
+            found.append(pairs)
+        if len(found) >= MAX_TRAILERS:
+            raise Unreadable("more than %d trailers" % MAX_TRAILERS)
+    return found
+
+
+def _text(value: Any) -> Optional[str]:
+    """A PDF string value as a plain str, or None for any other object."""
+    if isinstance(value, str) and not isinstance(value, list):
+        return str(value)
+    if isinstance(value, bytes):  # a string pypdf could not decode as text
+        try:
+            return value.decode("ascii")
+        except UnicodeDecodeError:
+            return None
+    return None
+
+
+def _definitions(data: bytes, reader: Any, ref: Any) -> List[List[Tuple[str, Any]]]:
+    """The pairs of every definition of the indirect object *ref* in *data*, or of its
+    entry in an object stream."""
+    pattern = re.compile(rb"(?<![0-9])%d[ \t\r\n\f\x00]+%d[ \t\r\n\f\x00]+obj"
+                         rb"[ \t\r\n\f\x00]*<<" % (ref.idnum, ref.generation))
+    found = []
+    for m in pattern.finditer(data):
+        pairs = _pairs_at(data, m.end() - 2, reader)
+        if pairs is not None:
+            found.append(pairs)
+        if len(found) >= MAX_DEFINITIONS:
+            raise Unreadable("the Info object is defined more than %d times"
+                             % MAX_DEFINITIONS)
+    if not found:  # in an object stream: read its bytes as pypdf decoded them
+        found.extend(_in_object_stream(reader, ref))
+    return found
+
+
+def _in_object_stream(reader: Any, ref: Any) -> List[List[Tuple[str, Any]]]:
+    where = getattr(reader, "xref_objStm", {}).get(ref.idnum)
+    if where is None:
+        return []
+    try:
+        stm = reader.get_object(where[0])
+        body = stm.get_data()
+        first = int(stm["/First"])
+        n = int(stm["/N"])
+        head = body[:first].split()
+        for i in range(0, min(2 * n, len(head)) - 1, 2):
+            if int(head[i]) == ref.idnum:
+                pairs = _pairs_at(body, first + int(head[i + 1]), reader)
+                return [pairs] if pairs is not None else []
+    except Exception:
+        return []
+    return []
+
+
+def info_values(data: bytes, reader: Any, keys: Tuple[str, ...]) -> Dict[str, List[str]]:
+    """Every text value of each of *keys* (names without the slash) in every Info
+    dictionary of the file, in file order, duplicates kept (the same value once per
+    dictionary).  Two ``/Info`` entries in one trailer count as two dictionaries."""
+    refs: List[Any] = []
+    dicts: List[List[Tuple[str, Any]]] = []
+    for trailer in _trailers(data, reader):
+        for key, value in trailer:
+            if key != "/Info":
+                continue
+            if isinstance(value, list):  # a direct dictionary
+                dicts.append(value)
+            elif hasattr(value, "idnum") and (value.idnum, value.generation) not in [
+                    (r.idnum, r.generation) for r in refs]:
+                refs.append(value)
+    for ref in refs:
+        dicts.extend(_definitions(data, reader, ref))
+    wanted = {"/" + k: k for k in keys}
+    out: Dict[str, List[str]] = {}
+    for pairs in dicts:
+        for key, value in pairs:
+            name = wanted.get(key)
+            if name is None:
+                continue
+            if hasattr(value, "idnum"):  # an indirect string: resolve it
+                try:
+                    value = value.get_object()
+                except Exception:
+                    value = None
+            text = _text(value)
+            values = out.setdefault(name, [])
+            values.append(text if text is not None else "<not a text string>")
+    return out
+
+
+def xmp_values(data: bytes) -> Dict[str, List[str]]:
+    """Every ``pith:`` property (by the Info key it mirrors, or ``pith:NAME`` for one
+    pith.sty never writes) and every ``dc:identifier`` in the XMP packet *data*.
+    Raises :class:`Unreadable` for a packet that is too large, not well-formed, or has
+    a DTD."""
+    import xml.parsers.expat
+
+    if len(data) > MAX_XMP_BYTES:
+        raise Unreadable("the XMP packet is larger than %d MiB" % (MAX_XMP_BYTES >> 20))
+    out: Dict[str, List[str]] = {}
+    # One frame per open element: (property name it contributes to or None, text parts,
+    # [whether a child element appeared, whether an rdf:resource/rdf:value gave a value]).
+    stack: List[Tuple[Optional[str], List[str], List[bool]]] = []
+
+    def prop_name(uri: str, local: str) -> Optional[str]:
+        if uri == XMP_NS:
+            return XMP_KEYS.get(local, "pith:" + local)
+        if uri == DC_NS and local == "identifier":
+            return "dc:identifier"
+        return None
+
+    def add(name: str, value: str) -> None:
+        values = out.setdefault(name, [])
+        if len(values) < 64:
+            values.append(value.strip())
+
+    def start(tag: str, attrs: Dict[str, str]) -> None:
+        uri, _, local = tag.rpartition(" ")
+        if stack:
+            stack[-1][2][0] = True
+        for a, v in attrs.items():  # attribute form: <rdf:Description pith:number="...">
+            auri, _, alocal = a.rpartition(" ")
+            name = prop_name(auri, alocal)
+            if name is not None:
+                add(name, v)
+        here = prop_name(uri, local)
+        inherited = stack[-1][0] if stack else None
+        owner = here or inherited
+        given = False
+        if owner is not None:
+            for key in (RDF_NS + " resource", RDF_NS + " value"):
+                if key in attrs:
+                    add(owner, attrs[key])
+                    given = True
+        stack.append((owner, [], [False, given]))
+
+    def end(tag: str) -> None:
+        owner, parts, flags = stack.pop()
+        if owner is not None and not flags[0]:  # a leaf: its text is a value
+            text = "".join(parts)
+            if text.strip() or not flags[1]:
+                add(owner, text)
+
+    def chars(text: str) -> None:
+        if stack:
+            stack[-1][1].append(text)
+
+    def refuse(*args: Any) -> None:
+        raise Unreadable("the XMP packet has a DTD (<!DOCTYPE>): refused, no entity is "
+                         "expanded")
+
+    p = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    p.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    p.StartDoctypeDeclHandler = refuse
+    p.EntityDeclHandler = refuse
+    p.StartElementHandler = start
+    p.EndElementHandler = end
+    p.CharacterDataHandler = chars
+    try:
+        p.Parse(data, True)
+    except xml.parsers.expat.ExpatError as e:
+        raise Unreadable("the XMP packet is not well-formed XML (%s)"
+                         % xml.parsers.expat.ErrorString(e.code))
+    return out
