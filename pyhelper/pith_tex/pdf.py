@@ -427,8 +427,8 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
                      % claims.page_error)
     others = other_numbers(page.text, claims.links, number, year)
     if others:
-        return Check("badge", FAIL, "page 1 shows another Pith Number, %s, than the "
-                     "metadata's %s" % (show(others[0], 80), _display(year, number)))
+        return Check("badge", FAIL, "page 1 shows %s, but the metadata says %s"
+                     % (others[0], _display(year, number)))
     shown = visible_numbers(page.visible)
     if any(n == number and (y is None or year is None or y == year) for y, n in shown):
         return Check("badge", OK, "page 1 shows %s (visible: at least %g pt, painted, "

@@ -39,10 +39,13 @@ N2 = V2["number"]
 SIGNED_ELSEWHERE = [v for v in recorded.load_vectors()
                     if v.get("signature_b64") and v.get("canonical_hash")]
 
-UNSIGNED_CHECKS = {"pdf": OK, "record": OK, "hash": OK, "derivation": OK, "year": OK,
-                   "signature": WARN, "url": OK, "arxiv": OK, "state": OK, "badge": OK}
-ORDER = ["pdf", "record", "hash", "derivation", "year", "signature", "url", "arxiv",
-         "state", "badge"]
+# (issue 9) canonical: PithRecord byte-canonical; info: one value per key in every Info
+# dictionary; qr: these papers draw no QR code, which is said (a warning), not an OK.
+UNSIGNED_CHECKS = {"pdf": OK, "canonical": OK, "record": OK, "hash": OK, "derivation": OK,
+                   "year": OK, "signature": WARN, "url": OK, "arxiv": OK, "state": OK,
+                   "info": OK, "badge": OK, "qr": WARN}
+ORDER = ["pdf", "canonical", "record", "hash", "derivation", "year", "signature", "url",
+         "arxiv", "state", "info", "badge", "qr"]
 
 
 def _console_script() -> str:
@@ -170,7 +173,8 @@ def test_compiled_pdf_verifies(papers, route):
     assert [(l[:6].strip(), l[6:18].strip()) for l in lines[:-1]] == [
         (UNSIGNED_CHECKS[n].upper(), n) for n in ORDER]
     assert lines[-1] == "verified" and r.stderr == ""
-    assert "OK    badge       page 1 shows pith:2025:%s" % N in lines
+    assert "OK    badge       page 1 shows pith:2025:%s (visible: at least 4 pt, painted, " \
+        "inside the crop box)" % N in lines
     assert "OK    derivation  base32(sha256)[:26] = %s" % N in lines
     code, f, _ = cli_json(pdf)
     assert code == 0 and f["kind"] == "pdf" and f["number"] == N
@@ -268,13 +272,18 @@ def test_record_version_edited_with_hash_recomputed(papers, tmp_path):
     assert st["hash"] == OK and st["derivation"] == FAIL and st["arxiv"] == OK
 
 
-def test_record_is_reserialised_not_hashed_as_received(papers, tmp_path):
+def test_record_must_be_byte_canonical(papers, tmp_path):
+    # Stricter since issue 9: the README promises sha256(PithRecord) = PithSHA256 for the
+    # bytes in the PDF, so a re-ordered, indented record (same JSON value, same digest
+    # after re-serialisation) now fails, naming the canonical check.
     def reorder(m):
         rec = json.loads(m["/PithRecord"])
         m["/PithRecord"] = json.dumps(dict(reversed(list(rec.items()))), indent=1)
 
-    ok = altered(papers.get("pdflatex"), tmp_path / "reordered.pdf", reorder)
-    assert cli("verify", ok).returncode == 0
+    bad = altered(papers.get("pdflatex"), tmp_path / "reordered.pdf", reorder)
+    code, f, err = cli_json(bad)
+    assert code == 1 and statuses(f["checks"]) == dict(UNSIGNED_CHECKS, canonical=FAIL)
+    assert "PithRecord is not byte-canonical JSON (other formatting" in err
 
 
 def test_number_swapped(papers, tmp_path):
@@ -561,8 +570,11 @@ def test_xmp_missing_a_property_fails(papers, tmp_path):
     assert code == 1 and statuses(f["checks"])["xmp"] == "fail"
 
 
-def test_broken_xmp_with_pith_properties_fails(papers, tmp_path):
+def test_broken_xmp_could_not_be_checked(papers, tmp_path):
+    # Since issue 9 an XMP packet that cannot be parsed is "could not check" (exit 3), not
+    # a failure: nothing in it was shown to disagree, but nothing was checked either.
     dst = xmp_altered(papers.get("docmeta"), tmp_path / "x.pdf",
                       lambda x: x.replace(b"</pith:record>", b"</pith:recor>"))
-    code, f, _ = cli_json(dst)
-    assert code == 1 and statuses(f["checks"])["xmp"] == "fail"
+    code, f, err = cli_json(dst)
+    assert code == 3 and statuses(f["checks"])["xmp"] == "error"
+    assert "xmp: not checked: the XMP packet is not well-formed XML" in err
