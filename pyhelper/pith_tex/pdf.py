@@ -513,15 +513,16 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     why = None
     record: Any = None
     if len(raw) > MAX_RECORD_BYTES:
-        why = "larger than %d KiB" % (MAX_RECORD_BYTES >> 10)
-    else:
-        try:
-            record = json.loads(raw)
-            why = None if type(record) is dict else "not a JSON object"
-        except ValueError as e:
-            why = "not JSON (%s)" % e.__class__.__name__
-        except RecursionError:
-            why = "not JSON (nested too deeply)"
+        return FileOutcome(path, "pdf", Outcome(number, [Check(
+            "canonical", FAIL, "PithRecord is larger than %d KiB: not the canonical JSON of "
+            "any record (white space or padding around it?)" % (MAX_RECORD_BYTES >> 10))]))
+    try:
+        record = json.loads(raw)
+        why = None if type(record) is dict else "not a JSON object"
+    except ValueError as e:
+        why = "not JSON (%s)" % e.__class__.__name__
+    except RecursionError:
+        why = "not JSON (nested too deeply)"
     if why is not None:
         return FileOutcome(path, "pdf", Outcome(number, [Check(
             "pdf", ERROR, "PithRecord is %s; %s" % (why, _FETCH))]))
@@ -572,6 +573,8 @@ def _xmp_check(xmp: Union[Dict[str, List[str]], str], info: Dict[str, str],
     if isinstance(xmp, str):
         return Check("xmp", ERROR, "not checked: %s" % xmp)
     for name, values in xmp.items():
+        if name == "dc:identifier":  # a bag of identifiers (DOI, ...): see below
+            continue
         distinct = list(dict.fromkeys(values))
         label = name if ":" in name else "pith:" + next(
             (p for p, k in XMP_KEYS.items() if k == name), name)

@@ -302,10 +302,31 @@ def page_box(page: Any) -> Box:
     return intersect(m, c)
 
 
+class Undecodable(Exception):
+    """A content stream of page 1 could not be decoded."""
+
+
+def _check_contents(page: Any) -> None:
+    """pypdf logs a content stream it cannot decode and reads it as empty: the page would
+    look blank, so the text was not read, and that must be said."""
+    contents = page.get("/Contents")
+    if contents is None:
+        return
+    contents = contents.get_object()
+    streams = list(contents) if isinstance(contents, list) else [contents]
+    for ref in streams[:10000]:
+        stream = ref.get_object()
+        encoded = getattr(stream, "_data", b"")
+        if "/Filter" in stream and encoded and encoded.strip() and not stream.get_data():
+            raise Undecodable("a content stream of page 1 could not be decoded (%s)"
+                              % stream.get("/Filter"))
+
+
 def scan_page(page: Any) -> PageScan:
     """Scan *page* (a pypdf page).  Raises :class:`TooComplex`, or what pypdf raises on
     a content stream it cannot read."""
     crop = page_box(page)
+    _check_contents(page)
     try:
         resources = page["/Resources"].get_object()
     except Exception:

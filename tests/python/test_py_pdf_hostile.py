@@ -1,0 +1,572 @@
+"""A hostile corpus for ``pith-tex verify``: PDFs compiled with pith.sty (a real compile,
+with the QR code) and tampered with (pypdf, raw bytes), raw-byte PDFs, and JSON files that
+broke ``verify DIR``.  Every case runs the command in a subprocess under a memory cap
+(RLIMIT_AS) and a time limit, and states the exit code and the words it must give.
+
+Issue 9: no false "verified" (ambiguity is failure; what cannot be checked is exit 3).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import pytest
+
+import recorded
+import texbuild
+from pith_tex.include import IncludeData, render
+from pith_tex.qr import qr_rows
+
+VECTORS = recorded.vectors_with_record()
+V = VECTORS[0]
+N = V["number"]
+V2 = next(v for v in VECTORS[1:] if v["number"] != N)
+N2 = V2["number"]
+CLAIMED = "pith:%d:%s" % (V["year"], N)
+OTHER = "pith:%d:%s" % (V["year"], N2)  # another number, same year
+
+MEMORY_CAP = 1024 * 1024 * 1024  # bytes of address space per case
+TIME_LIMIT = 60  # seconds per case
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+def verify(*args: Any) -> Tuple[int, Dict[str, Any], str]:
+    """(exit code, the --json document, stderr) of ``pith-tex verify --json ARGS``, run
+    under the memory cap and the time limit."""
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", "--json", *map(str, args)],
+                       capture_output=True, text=True, timeout=TIME_LIMIT,
+                       preexec_fn=_limits)
+    assert "Traceback" not in r.stderr, r.stderr
+    doc = json.loads(r.stdout)  # --json always prints
+    assert doc["exit_code"] == r.returncode
+    return r.returncode, doc, r.stderr
+
+
+def check(doc: Dict[str, Any], name: str) -> Dict[str, str]:
+    f = doc["files"][0]
+    found = [c for c in f["checks"] if c["name"] == name]
+    assert found, f
+    return found[0]
+
+
+# -- honest PDFs from a real compile ---------------------------------------------------------
+
+def _include(v: Dict[str, Any]) -> str:
+    return render(IncludeData(v["number"], v["year"], v["canonical_hash"],
+                              v["canonical_record"], "absent", None, None)).decode("ascii")
+
+
+def _source(options: str, docmeta: bool = False) -> str:
+    return ("%s\\documentclass{article}\n\\usepackage[%s]{pith}\n\\pithnumber{%s}\n"
+            "\\title{A Paper}\\author{A. Author}\\date{}\n"
+            "\\begin{document}\n\\maketitle\nSome text.\n\\end{document}\n"
+            % ("\\DocumentMetadata{}\n" if docmeta else "", options, N))
+
+
+class Honest:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._built: Dict[str, Path] = {}
+
+    def get(self, name: str) -> Path:
+        if name not in self._built:
+            options, docmeta = {"qr": ("qr", False), "hide": ("hide", False),
+                                "plain": ("", False), "docmeta": ("qr", True)}[name]
+            b = texbuild.compile_tex(self.root / name, _source(options, docmeta), "pdflatex",
+                                     include=_include(V))
+            assert b.ok, b.describe()
+            self._built[name] = b.pdf
+        return self._built[name]
+
+
+@pytest.fixture(scope="module")
+def honest(tmp_path_factory) -> Honest:
+    return Honest(tmp_path_factory.mktemp("honest"))
+
+
+def tampered(src: Path, dst: Path, edit: Callable[[Any], Any]) -> Path:
+    """A pypdf clone of *src* (uncompressed objects, one xref table) edited by *edit*."""
+    from pypdf import PdfWriter
+
+    w = PdfWriter(clone_from=str(src))
+    edit(w)
+    with open(dst, "wb") as f:
+        w.write(f)
+    return dst
+
+
+def same_length(data: bytes, old: bytes, new: bytes) -> bytes:
+    """*data* with *old* (once) replaced by *new* padded to the same length: the xref
+    offsets stay right."""
+    assert data.count(old) == 1, (old, data.count(old))
+    assert len(new) <= len(old)
+    return data.replace(old, new + b" " * (len(old) - len(new)))
+
+
+def page_ops(w: Any, ops: bytes, font: bool = True) -> None:
+    """Append *ops* to page 1's content (with Helvetica as /FPT when *font*)."""
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    page = w.pages[0]
+    if font:
+        res = page["/Resources"].get_object()
+        if "/Font" not in res:
+            res[NameObject("/Font")] = DictionaryObject()
+        res["/Font"].get_object()[NameObject("/FPT")] = w._add_object(DictionaryObject({
+            NameObject("/Type"): NameObject("/Font"),
+            NameObject("/Subtype"): NameObject("/Type1"),
+            NameObject("/BaseFont"): NameObject("/Helvetica"),
+            NameObject("/Encoding"): NameObject("/WinAnsiEncoding")}))
+    old = page.get_contents().get_data()
+    s = DecodedStreamObject()
+    s.set_data(b"q\n" + old + b"\nQ\n" + ops)
+    page[NameObject("/Contents")] = w._add_object(s)
+
+
+def text_ops(text: str, x: float = 100, y: float = 100, size: float = 10,
+             before: bytes = b"") -> bytes:
+    return b"q %s BT /FPT %g Tf %g %g Td (%s) Tj ET Q\n" % (before, size, x, y,
+                                                          text.encode("ascii"))
+
+
+def grid_ops(rows: List[str], x: float, y: float, module: float) -> bytes:
+    """Rules for the dark runs of *rows*, as pith.sty draws a QR code."""
+    out = []
+    for i, row in enumerate(rows):
+        for m in re.finditer("1+", row):
+            out.append(b"q 1 0 0 1 %.3f %.3f cm 0 0 %.3f %.3f re f Q" % (
+                x + m.start() * module, y - (i + 1) * module, len(m.group(0)) * module,
+                module))
+    return b"\n".join(out) + b"\n"
+
+
+# -- the honest ones verify (so every failure below is the tampering's) ------------------
+
+def test_honest_qr_pdf_verifies(honest):
+    code, doc, err = verify(honest.get("qr"))
+    assert code == 0, err
+    assert check(doc, "qr")["status"] == "ok"
+    assert "is the code of %s (29 x 29 modules read back)" % (
+        "HTTPS://PITH.SCIENCE/PITH/" + N) in check(doc, "qr")["detail"] or \
+        check(doc, "qr")["detail"].startswith("the QR code drawn on page 1 is the code of ")
+    assert check(doc, "badge")["status"] == "ok"
+    assert check(doc, "info")["status"] == "ok"
+    code, doc, err = verify(honest.get("docmeta"))
+    assert code == 0, err
+    assert check(doc, "xmp")["status"] == "ok"
+
+
+# -- Info: duplicates, two /Info, incremental updates ----------------------------------------
+
+def test_duplicate_key_in_the_info_dictionary(honest, tmp_path):
+    pad = "x" * (len(OTHER) + 8)
+
+    def edit(w):
+        w.add_metadata({"/Xpad": pad})
+
+    clone = tampered(honest.get("qr"), tmp_path / "c.pdf", edit)
+    bad = tmp_path / "dup.pdf"
+    bad.write_bytes(same_length(clone.read_bytes(), b"/Xpad (%s)" % pad.encode(),
+                                b"/PithNumber (%s)" % OTHER.encode()))
+    code, doc, err = verify(bad)
+    assert code == 1
+    c = check(doc, "info")
+    assert c["status"] == "fail" and CLAIMED in c["detail"] and OTHER in c["detail"]
+    assert "PithNumber 2 values" in c["detail"]
+
+
+def test_two_info_entries_in_one_trailer(honest, tmp_path):
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    ref: List[Any] = []
+
+    def edit(w):
+        other = {NameObject(k): TextStringObject(v) for k, v in w.metadata.items()}
+        other[NameObject("/PithNumber")] = TextStringObject(OTHER)
+        ref.append(w._add_object(DictionaryObject(other)))
+
+    clone = tampered(honest.get("qr"), tmp_path / "c.pdf", edit)
+    data = clone.read_bytes()
+    ident = re.search(rb"/ID \[[^\]]*\]", data).group(0)
+    bad = tmp_path / "two.pdf"
+    bad.write_bytes(same_length(data, ident, b"/Info %d 0 R" % ref[0].idnum))
+    code, doc, err = verify(bad)
+    assert code == 1
+    c = check(doc, "info")
+    assert c["status"] == "fail" and CLAIMED in c["detail"] and OTHER in c["detail"]
+
+
+def test_incremental_update_hides_another_number(honest, tmp_path):
+    from pypdf import PdfWriter
+
+    first = tampered(honest.get("qr"), tmp_path / "first.pdf",
+                     lambda w: w.add_metadata({"/PithNumber": OTHER}))
+    w = PdfWriter(str(first), incremental=True)
+    w.add_metadata({"/PithNumber": CLAIMED})  # the newest revision is the honest one
+    bad = tmp_path / "incremental.pdf"
+    with open(bad, "wb") as f:
+        w.write(f)
+    code, doc, err = verify(bad)
+    assert code == 1
+    c = check(doc, "info")
+    assert c["status"] == "fail" and CLAIMED in c["detail"] and OTHER in c["detail"]
+    assert check(doc, "badge")["status"] == "ok"  # only the metadata's history differs
+
+
+# -- XMP ----------------------------------------------------------------------------------
+
+def xmp_edited(src: Path, dst: Path, edit: Callable[[bytes], bytes]) -> Path:
+    from pypdf.generic import NameObject, StreamObject
+
+    def change(w):
+        old = w._root_object["/Metadata"].get_object()
+        new = StreamObject()
+        new.set_data(edit(old.get_data()))
+        new[NameObject("/Type")] = NameObject("/Metadata")
+        new[NameObject("/Subtype")] = NameObject("/XML")
+        w._root_object[NameObject("/Metadata")] = w._add_object(new)
+
+    return tampered(src, dst, change)
+
+
+def _extra_description(attrs: bytes, body: bytes = b"") -> Callable[[bytes], bytes]:
+    def edit(x: bytes) -> bytes:
+        assert x.count(b"</rdf:RDF>") == 1
+        return x.replace(b"</rdf:RDF>", b'<rdf:Description rdf:about="" %s>%s'
+                         b"</rdf:Description></rdf:RDF>" % (attrs, body))
+    return edit
+
+
+def _utf16_other(x: bytes) -> bytes:
+    text = x.decode("utf-8").replace(CLAIMED + "</pith:number>", OTHER + "</pith:number>")
+    text = re.sub(r"<\?xml[^>]*\?>", "", text)
+    return text.encode("utf-16")
+
+
+@pytest.mark.parametrize("case, edit, code, words", [
+    ("attribute form",
+     _extra_description(b'xmlns:p="https://pith.science/ns/pith/1.0/" p:number="%s"'
+                        % OTHER.encode()), 1, "pith:number 2 values"),
+    ("namespace by a character reference",
+     _extra_description(b'xmlns:q="https:&#47;&#47;pith.science/ns/pith/1.0/"',
+                        b"<q:number>%s</q:number>" % OTHER.encode()), 1,
+     "pith:number 2 values"),
+    ("UTF-16 packet", _utf16_other, 1, "XMP pith:number is '%s'" % OTHER),
+    ("dc:identifier",
+     _extra_description(b'xmlns:dc="http://purl.org/dc/elements/1.1/"',
+                        b"<dc:identifier>%s</dc:identifier>" % OTHER.encode()), 1,
+     "dc:identifier is '%s'" % OTHER),
+    ("a property pith.sty never writes",
+     _extra_description(b'xmlns:p="https://pith.science/ns/pith/1.0/"',
+                        b"<p:numero>%s</p:numero>" % OTHER.encode()), 1,
+     "pith:numero, which pith.sty never writes"),
+    ("a DTD with an entity",
+     lambda x: b'<!DOCTYPE x [<!ENTITY e "%s">]>' % (b"a" * 1000) + re.sub(
+         rb"<\?xml[^>]*\?>", b"", x), 3, "has a DTD"),
+    ("not well-formed", lambda x: x.replace(b"</pith:number>", b"</pith:numbr>"), 3,
+     "not well-formed XML"),
+])
+def test_xmp(honest, tmp_path, case, edit, code, words):
+    bad = xmp_edited(honest.get("docmeta"), tmp_path / "x.pdf", edit)
+    got, doc, err = verify(bad)
+    assert got == code, (case, doc)
+    c = check(doc, "xmp")
+    assert c["status"] == ("fail" if code == 1 else "error")
+    assert words in c["detail"], c["detail"]
+
+
+def test_unreadable_xmp_stream_is_could_not_check(honest, tmp_path):
+    from pypdf.generic import NameObject
+
+    def change(w):
+        meta = w._root_object["/Metadata"].get_object()
+        meta[NameObject("/Filter")] = NameObject("/FlateDecode")  # its bytes are not zlib
+
+    bad = tampered(honest.get("docmeta"), tmp_path / "x.pdf", change)
+    code, doc, err = verify(bad)
+    assert code == 3
+    # pypdf reads an undecodable stream as empty: either way nothing was checked
+    assert check(doc, "xmp")["status"] == "error"
+    assert check(doc, "xmp")["detail"].startswith("not checked: the XMP ")
+
+
+# -- the badge ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case, before, size, x, y, why", [
+    ("render mode 3", b"3 Tr", 10, 100, 100, "render mode 3 (invisible)"),
+    ("tiny", b"", 1, 100, 100, "smaller than 4 pt"),
+    ("off the page", b"", 10, -900, 100, "outside the crop box"),
+    ("clipped away", b"0 0 5 5 re W n", 10, 100, 100, "clipped away"),
+    ("white", b"1 g", 10, 100, 100, "a white fill colour"),
+])
+def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, x, y, why):
+    # hide: no badge of pith.sty's own; the only copy of the number is the planted one
+    bad = tampered(honest.get("hide"), tmp_path / "b.pdf",
+                   lambda w: page_ops(w, text_ops(CLAIMED, x, y, size, before)))
+    code, doc, err = verify(bad)
+    assert code == 1, (case, doc)
+    c = check(doc, "badge")
+    assert c["status"] == "fail" and c["detail"] == (
+        "page 1 has %s only where it is not visible (%s)" % (CLAIMED, why)) or why in c["detail"]
+
+
+def test_a_planted_visible_copy_is_a_badge(honest, tmp_path):
+    # the same planting, visible: proves the cases above fail for the reason they name
+    ok = tampered(honest.get("hide"), tmp_path / "b.pdf",
+                  lambda w: page_ops(w, text_ops(CLAIMED)))
+    code, doc, err = verify(ok)
+    assert code == 0 and check(doc, "badge")["status"] == "ok", doc
+
+
+@pytest.mark.parametrize("text", [
+    OTHER,  # another number, visible
+    "pith:%s" % N2[:8],  # a short form of another number
+    "https://pith.science/pith/%s" % N2,  # a bare number in a Pith URL
+])
+def test_another_number_anywhere_on_page_1_fails(honest, tmp_path, text):
+    bad = tampered(honest.get("qr"), tmp_path / "o.pdf",
+                   lambda w: page_ops(w, text_ops(text, size=2, before=b"3 Tr")))
+    code, doc, err = verify(bad)
+    assert code == 1
+    c = check(doc, "badge")
+    assert c["status"] == "fail" and "but the metadata says %s" % CLAIMED in c["detail"]
+
+
+def test_another_number_in_a_link_fails(honest, tmp_path):
+    def edit(w):
+        w.add_uri(0, "https://pith.science/pith/" + N2, [10, 10, 20, 20])
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "l.pdf", edit))
+    assert code == 1 and check(doc, "badge")["status"] == "fail"
+
+
+def test_page_without_readable_content_is_not_checked(honest, tmp_path):
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    def edit(w):
+        s = DecodedStreamObject()
+        s.set_data(b"not zlib at all")
+        s[NameObject("/Filter")] = NameObject("/FlateDecode")
+        w.pages[0][NameObject("/Contents")] = w._add_object(s)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "u.pdf", edit))
+    assert code == 3
+    c = check(doc, "badge")
+    assert c["status"] == "error" and c["detail"].startswith("not checked: could not read")
+    assert check(doc, "qr")["status"] == "error"
+
+
+# -- the QR code ----------------------------------------------------------------------------
+
+def _qr_stream(w: Any) -> Tuple[Any, bytes]:
+    page = w.pages[0]
+    return page, page.get_contents().get_data()
+
+
+def test_one_module_changed_fails(honest, tmp_path):
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    def edit(w):
+        page, data = _qr_stream(w)
+        runs = re.findall(rb"0 0 [0-9.]+ [0-9.]+ re f", data)
+        target = runs[len(runs) // 2]  # a run inside the symbol, not a finder pattern
+        s = DecodedStreamObject()
+        s.set_data(data.replace(target, target[:-1] + b"n", 1))  # no longer painted
+        page[NameObject("/Contents")] = w._add_object(s)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "q.pdf", edit))
+    assert code == 1
+    c = check(doc, "qr")
+    assert c["status"] == "fail" and "modules differ" in c["detail"]
+    assert c["detail"].startswith("the QR code drawn on page 1 is not the code of ")
+
+
+def test_another_numbers_code_alone_fails(honest, tmp_path):
+    rows = qr_rows(N2)
+    bad = tampered(honest.get("plain"), tmp_path / "q.pdf",
+                   lambda w: page_ops(w, grid_ops(rows, 400, 300, 1.5), font=False))
+    code, doc, err = verify(bad)
+    assert code == 1 and check(doc, "qr")["status"] == "fail"
+    # and the right code drawn the same way passes: the reading back is exact
+    good = tampered(honest.get("plain"), tmp_path / "g.pdf",
+                    lambda w: page_ops(w, grid_ops(qr_rows(N), 400, 300, 1.5), font=False))
+    code, doc, err = verify(good)
+    assert code == 0 and check(doc, "qr")["status"] == "ok", doc
+
+
+def test_a_second_code_is_not_vouched_for(honest, tmp_path):
+    bad = tampered(honest.get("qr"), tmp_path / "q.pdf",
+                   lambda w: page_ops(w, grid_ops(qr_rows(N2), 400, 300, 1.5), font=False))
+    code, doc, err = verify(bad)
+    assert code == 0
+    c = check(doc, "qr")
+    assert c["status"] == "warn" and "1 other QR-like grid, not vouched for" in c["detail"]
+
+
+def test_paint_over_the_code_fails(honest, tmp_path):
+    def edit(w):
+        from pith_tex.pdfpage import qr_grids, scan_page
+
+        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        page_ops(w, b"1 g %.2f %.2f 6 6 re f\n" % (box[0] + 10, box[1] + 10), font=False)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "p.pdf", edit))
+    assert code == 1
+    assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
+
+
+def test_a_square_image_is_not_vouched_for(honest, tmp_path):
+    from pypdf.generic import DecodedStreamObject, NameObject, NumberObject, DictionaryObject
+
+    def edit(w):
+        img = DecodedStreamObject()
+        img.set_data(b"\x00" * 4)
+        img.update({NameObject("/Type"): NameObject("/XObject"),
+                    NameObject("/Subtype"): NameObject("/Image"),
+                    NameObject("/Width"): NumberObject(2), NameObject("/Height"): NumberObject(2),
+                    NameObject("/ColorSpace"): NameObject("/DeviceGray"),
+                    NameObject("/BitsPerComponent"): NumberObject(8)})
+        res = w.pages[0]["/Resources"].get_object()
+        if "/XObject" not in res:
+            res[NameObject("/XObject")] = DictionaryObject()
+        res["/XObject"].get_object()[NameObject("/ImQR")] = w._add_object(img)
+        page_ops(w, b"q 60 0 0 60 400 100 cm /ImQR Do Q\n", font=False)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "i.pdf", edit))
+    assert code == 0
+    c = check(doc, "qr")
+    assert c["status"] == "warn" and "1 square image" in c["detail"]
+    assert "not vouched for" in c["detail"]
+
+
+# -- PithRecord must be byte-canonical ------------------------------------------------------
+
+@pytest.mark.parametrize("case, change, words", [
+    ("leading white space", lambda r: " " + r, "white space around it"),
+    ("10 MB of leading white space", lambda r: " " * (10 << 20) + r,
+     "PithRecord is larger than 1024 KiB"),
+    ("a duplicate key", lambda r: r[:-1] + ',"schema_version":"1.0"}', "the key "
+     "'schema_version' twice"),
+    ("indented", lambda r: json.dumps(json.loads(r), indent=2, sort_keys=True),
+     "other formatting"),
+])
+def test_record_not_canonical(honest, tmp_path, case, change, words):
+    def edit(w):
+        w.add_metadata({"/PithRecord": change(w.metadata["/PithRecord"])})
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "r.pdf", edit))
+    assert code == 1, (case, doc)
+    c = check(doc, "canonical")
+    assert c["status"] == "fail" and words in c["detail"], c
+
+
+# -- raw-byte PDFs: the page tree ------------------------------------------------------------
+
+def raw_pdf(objects: Dict[int, bytes], info: Optional[int] = None) -> bytes:
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = {}
+    for num in sorted(objects):
+        offsets[num] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (num, objects[num])
+    xref = len(out)
+    size = max(objects) + 1
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % size
+    for num in range(1, size):
+        out += (b"%010d 00000 n \n" % offsets[num]) if num in offsets else \
+            b"0000000000 65535 f \n"
+    out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
+        size, b" /Info %d 0 R" % info if info else b"", xref)
+    return bytes(out)
+
+
+def _info_object() -> bytes:
+    from pypdf.generic import TextStringObject
+
+    parts = []
+    for k, v in recorded_claims().items():
+        buf = __import__("io").BytesIO()
+        TextStringObject(v).write_to_stream(buf)
+        parts.append(k.encode() + b" " + buf.getvalue())
+    return b"<< " + b" ".join(parts) + b" >>"
+
+
+def recorded_claims() -> Dict[str, str]:
+    from pdfclaims import claims
+
+    return claims(V)
+
+
+def test_a_huge_page_tree_is_not_walked(tmp_path):
+    kids = b" ".join([b"3 0 R"] * 100_000)
+    pdf = tmp_path / "huge.pdf"
+    content = b"BT /F1 10 Tf 72 700 Td (%s) Tj ET" % CLAIMED.encode()
+    pdf.write_bytes(raw_pdf({
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Count 100000 /Kids [%s] /MediaBox [0 0 612 792] >>" % kids,
+        3: b"<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 6 0 R "
+           b">> >> >>",
+        4: _info_object(),
+        5: b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        6: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    }, info=4))
+    code, doc, err = verify(pdf)
+    assert code == 0, doc
+    assert check(doc, "pdf")["detail"].startswith("100000 pages")
+    assert check(doc, "badge")["status"] == "ok"
+
+
+def test_a_page_tree_loop_ends(tmp_path):
+    pdf = tmp_path / "loop.pdf"
+    pdf.write_bytes(raw_pdf({
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Count 1 /Kids [3 0 R] >>",
+        3: b"<< /Type /Pages /Count 1 /Kids [2 0 R 3 0 R] /Parent 3 0 R >>",
+        4: _info_object(),
+    }, info=4))
+    code, doc, err = verify(pdf)
+    assert code == 3
+    assert "page-tree nodes" in doc["files"][0]["error"] or "page 1" in err
+
+
+# -- verify DIR: one bad file is one bad line ------------------------------------------------
+
+def test_verify_dir_isolates_each_file(tmp_path):
+    d = tmp_path / "d"
+    d.mkdir()
+    good = d / ("%s.json" % N)
+    good.write_bytes(recorded.encode(recorded.resolver_json(V)))
+    wrong = d / ("%s.json" % N2)  # V's record under another number's name: fails
+    wrong.write_bytes(recorded.encode(recorded.resolver_json(V)))
+    (d / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (d / "surrogate.json").write_text('{"record_type": "pith_number_record", '
+                                      '"pith_number": "\\ud800"}')
+    weird = os.path.join(os.fsencode(d), b"bad\xffname\n.json")
+    with open(weird, "wb") as f:
+        f.write(recorded.encode(recorded.resolver_json(V)))
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", str(d)],
+                       capture_output=True, text=True, timeout=TIME_LIMIT,
+                       preexec_fn=_limits)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 1, r.stdout + r.stderr  # the worst: one file failed
+    assert len(lines) == 6 and lines[-1] == ("5 files: 2 verified, 1 failed, 2 could not be "
+                                             "checked"), lines
+    assert any(l.startswith("ERROR %s  not valid JSON (nested too deeply)" % (d / "deep.json"))
+               for l in lines)
+    assert any("surrogate.json  not valid JSON (a lone surrogate" in l for l in lines)
+    # a newline in a name cannot forge a line; an undecodable byte cannot stop the report
+    assert any(l.startswith("OK    '") and "bad\\udcffname\\n.json' " in l for l in lines)
+    assert any(l.startswith("FAIL  %s" % wrong) for l in lines)
+    assert "OK    %s  %s" % (good, N) in lines
+    code, doc, err = verify(d)
+    assert code == 1 and doc["summary"] == {"files": 5, "verified": 2, "failed": 1,
+                                            "could_not_check": 2}
