@@ -9,7 +9,7 @@ PAPER = $(CURDIR)/examples/paper
 MIRROR = $(CURDIR)/examples/mirror
 LATEX = $(CURDIR)/latex
 
-.PHONY: example test bench docs clean
+.PHONY: example test test-floors bench docs clean
 
 # The example is built the way an author builds: verify first, then compile.
 # TEXINPUTS points at latex/ so the repository's pith.sty is used, not a copy.
@@ -22,6 +22,10 @@ example:
 
 test:
 	$(PYTHON) -m pytest -n auto
+
+# The hostile tests again, with every dependency at the lowest version pyproject allows.
+test-floors:
+	PYTHON=$(PYTHON) bash scripts/test-floors.sh
 
 bench:
 	$(PYTHON) bench/run.py

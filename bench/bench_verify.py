@@ -11,7 +11,12 @@
    cross-check and an Ed25519 verification).  No published vector has both a canonical
    record and a signature, so the receipt is a real signature of *another* record: the
    Ed25519 check runs in full and fails, and the command exits 1 (that is expected here).
-3. ``pith-tex verify DIR`` over 10,000 valid resolver JSON records generated from the real
+3. ``pith-tex verify paper.pdf`` on a paper compiled with pith.sty's badge and QR code
+   (pdflatex, a real compile) -- every check of docs/verification.md: the record checks,
+   every Info dictionary, the XMP packet, the visible badge and the QR code read back module
+   by module -- vs ``pdfinfo -custom paper.pdf | python3 -c "...sha256(PithRecord)..."``
+   (only reads the Info keys and hashes the record).  Target: at most 3x the recipe.
+4. ``pith-tex verify DIR`` over 10,000 valid resolver JSON records generated from the real
    vectors (``recorded.varied``: a field varied, hash and number recomputed) -> records/s (target >= 20,000/s),
    and the ratio against an in-process loop that only reads, json.loads and hashes the
    same files (no process start-up, no checks: an upper bound, not a competitor).
@@ -34,6 +39,12 @@ import recorded as R  # tests/support (on sys.path through benchlib): the tests'
 N_RECORDS = int(os.environ.get("PITH_BENCH_RECORDS", "10000"))
 RUNS = int(os.environ.get("PITH_BENCH_RUNS", "21"))
 DIR_ROUNDS = 5
+
+# pdfinfo prints the custom Info keys as "Key:   value"; the recipe hashes PithRecord.
+PDF_RECIPE = ("import sys,hashlib; d=dict((k,v.strip()) for k,_,v in (l.partition(':') for l "
+              "in sys.stdin)); print(hashlib.sha256(d['PithRecord'].encode()).hexdigest() == "
+              "d['PithSHA256'])")
+PDF_TARGET = 3.0  # times the recipe, wall and CPU
 
 RECIPE = ("import sys,json,hashlib; b=json.dumps(json.loads(sys.stdin.read()), sort_keys=True, "
           "separators=(',',':'), ensure_ascii=False).encode(); print(hashlib.sha256(b).hexdigest())")
@@ -116,6 +127,49 @@ def per_record_profile(vectors, tmp: Path, k: int = 6) -> str:
             f"vs loop {base:.1f} us/record; top own time (us/record, under cProfile): {items}")
 
 
+def compiled_paper(tmp: Path, vectors) -> Path:
+    """A one-page article with pith.sty's badge and QR code, compiled by pdflatex."""
+    import texbuild
+    from pith_tex.include import IncludeData, render
+
+    v = next(v for v in vectors if v.get("canonical_record"))
+    include = render(IncludeData(v["number"], v["year"], v["canonical_hash"],
+                                 v["canonical_record"], "absent", None, None)).decode("ascii")
+    source = ("\\documentclass{article}\n\\usepackage[qr]{pith}\n\\pithnumber{%s}\n"
+              "\\title{A Paper}\\author{A. Author}\\date{}\n\\begin{document}\n"
+              "\\maketitle\nSome text.\n\\end{document}\n" % v["number"])
+    b = texbuild.compile_tex(tmp / "paper", source, "pdflatex", include=include)
+    if not b.ok:
+        raise RuntimeError(b.describe())
+    return b.pdf
+
+
+def pdf_rows(vectors, tmp: Path, pt) -> list:
+    if not B.have("pdfinfo"):
+        raise RuntimeError("pdfinfo (poppler-utils) is not installed: the PDF baseline needs it")
+    pdf = compiled_paper(tmp, vectors)
+    recipe = (f"pdfinfo -custom {shlex.quote(str(pdf))} | {shlex.quote(sys.executable)} -c "
+              f"{shlex.quote(PDF_RECIPE)}")
+    assert B.run_once(recipe).stdout.strip() == "True", "the pdfinfo recipe did not verify"
+    out = B.run_once(pt + ["verify", str(pdf)]).stdout
+    assert "OK    qr " in out and "OK    badge " in out, out
+    (t_recipe, c_recipe), (t_pdf, c_pdf) = B.interleaved_stats(
+        [recipe, pt + ["verify", str(pdf)]], n=RUNS)
+    rows = []
+    for what, v, base in (("", t_pdf, t_recipe), (", CPU time", c_pdf, c_recipe)):
+        row = dict(name=f"pith-tex verify paper.pdf (badge + QR read back){what}",
+                   value=B.ms(v), unit="ms", baseline=B.ms(base),
+                   baseline_name="pdfinfo -custom | python3 sha256 recipe"
+                   + (", both processes" if what else ""),
+                   target=f"<= {PDF_TARGET:g}x the recipe", met=v <= PDF_TARGET * base,
+                   note=f"{v / base:.2f}x the recipe")
+        if not row["met"]:
+            row["note"] += "; slowest imports (-X importtime, cumulative): " + ", ".join(
+                B.import_top(["verify", str(pdf)], k=6))
+        rows.append(row)
+    return rows
+
+
 def run():
     if not B.have("jq"):
         raise RuntimeError("jq is not installed: the page-recipe baseline needs it")
@@ -157,6 +211,8 @@ def run():
             rows.append(dict(name=f"pith-tex {name}, CPU time", value=B.ms(c), unit="ms",
                              baseline=B.ms(c_recipe), baseline_name="recipe, both processes",
                              target="less than recipe", met=c < c_recipe))
+
+        rows.extend(pdf_rows(vectors, tmp, pt))
 
         d = tmp / "records"
         d.mkdir()

@@ -189,6 +189,11 @@ def _click_main() -> "click.Group":
     return group
 
 
+#: True once the command line runs (not when pith_tex is used as a library): some imports
+#: may then be trimmed to what the command needs (:func:`pith_tex.pdf.import_pypdf`).
+COMMAND_LINE = False
+
+
 class _Main:
     """:data:`main`: call it like the click group (it is one, behind the fast path)."""
 
@@ -200,6 +205,8 @@ class _Main:
 
     def main(self, args: Optional[Sequence[str]] = None, prog_name: Optional[str] = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        global COMMAND_LINE
+        COMMAND_LINE = True
         if standalone_mode:
             plain = plain_verify(sys.argv[1:] if args is None else list(args))
             if plain is not None:

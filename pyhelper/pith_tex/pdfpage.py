@@ -142,9 +142,13 @@ class Scanner:
         self.visible: List[str] = []
         self.hidden: List[Tuple[str, str]] = []
         self._start: Optional[Tuple[float, float]] = None
+        self._last_why: Optional[str] = None
+        self._handlers = self._table()
 
     # -- helpers ------------------------------------------------------------------------
     def _m(self, cm: Any) -> Matrix:
+        if len(self.base) == 1:  # no form XObject: page space already
+            return cm  # type: ignore[no-any-return]
         return mul(cm, self.base[-1])
 
     def _end_path(self, op: bytes, cm: Any) -> None:
@@ -188,54 +192,79 @@ class Scanner:
         self.ops += 1
         if self.ops > MAX_OPERATIONS:
             raise TooComplex("more than %d content operations on page 1" % MAX_OPERATIONS)
-        gs = self.gs[-1]
+        handler = self._handlers.get(op)
+        if handler is None:  # cm, w, d, gs, BT, ET, Td, ...: nothing to follow here
+            return
         try:
-            if op == b"re" and len(args) == 4:
-                x, y, w, h = (float(v) for v in args)
-                m = self._m(cm)
-                pts = [apply(m, x, y), apply(m, x + w, y), apply(m, x + w, y + h),
-                       apply(m, x, y + h)]
-                self.path.extend(pts)
-                self.path_rects.append((pts, abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))
-            elif op in (b"m", b"l") and len(args) == 2:
-                self.path.append(apply(self._m(cm), float(args[0]), float(args[1])))
-                if op == b"l":
-                    self.path_curved = True
-            elif op in (b"c", b"v", b"y"):
-                m = self._m(cm)
-                for i in range(0, len(args) - 1, 2):
-                    self.path.append(apply(m, float(args[i]), float(args[i + 1])))
-                self.path_curved = True
-            elif op == b"h":
-                pass
-            elif op in (b"W", b"W*"):
-                self.clip_next = True
-            elif op in _FILL or op in _STROKE or op == b"n":
-                self._end_path(op, cm)
-            elif op == b"q":
-                self.gs.append(gs.copy())
-            elif op == b"Q":
-                if len(self.gs) > 1:
-                    self.gs.pop()
-            elif op == b"Tr" and args:
-                gs.tr = int(args[0])
-            elif op == b"Tf" and len(args) >= 2:
-                gs.size = float(args[1])
-            elif op in (b"g", b"rg", b"k"):
-                gs.fill = _darkness(args)
-            elif op in (b"sc", b"scn", b"cs"):  # a colour space we do not follow
-                gs.fill = None
-            elif op in _SHOW:
-                self.pending.append(self._why_hidden(cm, tm))
-            elif op == b"Do" and args:
-                self._do(args[0], cm)
-            elif op == b"INLINE IMAGE":
-                m = self._m(cm)
-                self.images.append(bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1),
-                                         apply(m, 1, 1)]))
-        except (TypeError, ValueError, OverflowError):
+            handler(op, args, cm, tm)
+        except (TypeError, ValueError, OverflowError, IndexError):
             if op in _SHOW:
                 self.pending.append("an unreadable operand")
+
+    def _re(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        x, y, w, h = (float(v) for v in args)
+        m = self._m(cm)
+        pts = [apply(m, x, y), apply(m, x + w, y), apply(m, x + w, y + h), apply(m, x, y + h)]
+        self.path.extend(pts)
+        self.path_rects.append((pts, abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))
+
+    def _line(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        m = self._m(cm)
+        for i in range(0, len(args) - 1, 2):
+            self.path.append(apply(m, float(args[i]), float(args[i + 1])))
+        if op != b"m":
+            self.path_curved = True
+
+    def _clip(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.clip_next = True
+
+    def _paint(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self._end_path(op, cm)
+
+    def _save(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs.append(self.gs[-1].copy())
+
+    def _restore(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        if len(self.gs) > 1:
+            self.gs.pop()
+
+    def _tr(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].tr = int(args[0])
+
+    def _tf(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].size = float(args[1])
+
+    def _colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].fill = _darkness(args)
+
+    def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].fill = None  # a colour space we do not follow
+
+    def _show(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.pending.append(self._why_hidden(cm, tm))
+
+    def _xobject(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self._do(args[0], cm)
+
+    def _inline_image(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        m = self._m(cm)
+        self.images.append(bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1),
+                                 apply(m, 1, 1)]))
+
+    def _table(self) -> Dict[bytes, Callable[[bytes, List[Any], Any, Any], None]]:
+        """The operators followed, with their handlers (one lookup per operation)."""
+        table: Dict[bytes, Callable[[bytes, List[Any], Any, Any], None]] = {
+            b"re": self._re, b"m": self._line, b"l": self._line, b"c": self._line,
+            b"v": self._line, b"y": self._line, b"W": self._clip, b"W*": self._clip,
+            b"n": self._paint, b"q": self._save, b"Q": self._restore, b"Tr": self._tr,
+            b"Tf": self._tf, b"g": self._colour, b"rg": self._colour, b"k": self._colour,
+            b"sc": self._other_colour, b"scn": self._other_colour, b"cs": self._other_colour,
+            b"Do": self._xobject, b"INLINE IMAGE": self._inline_image}
+        for o in _FILL | _STROKE:
+            table[o] = self._paint
+        for o in _SHOW:
+            table[o] = self._show
+        return table
 
     def after(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         if op in _SHOW and self.pending and self.pending[-1] is None:
@@ -279,10 +308,12 @@ class Scanner:
         if not text.strip():
             self.visible.append(text)
             return
-        why = next((w for w in self.pending if w is not None), None)
-        if not self.pending:  # text pypdf flushed without a show operation of ours
-            why = "not attributable to a drawing operation"
-        self.pending = []
+        if self.pending:
+            why = next((w for w in self.pending if w is not None), None)
+            self._last_why = why
+            self.pending = []
+        else:  # more text of the operations already seen (pypdf split it)
+            why = self._last_why
         if why is None:
             self.visible.append(text)
         else:

@@ -19,6 +19,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pytest
 
+pytestmark = pytest.mark.hostile
+
 import recorded
 import texbuild
 from pith_tex.include import IncludeData, render
