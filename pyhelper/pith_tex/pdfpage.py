@@ -87,16 +87,21 @@ class PageScan(NamedTuple):
 
 
 class _GState:
-    __slots__ = ("tr", "size", "clip", "fill")
+    __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap")
 
-    def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float]) -> None:
+    def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
+                 stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0) -> None:
         self.tr = tr
         self.size = size
         self.clip = clip
         self.fill = fill  # darkness 0 (white) .. 1 (black); None: unknown colour
+        self.stroke = stroke  # the same, for strokes
+        self.width = width  # line width, user space
+        self.cap = cap  # line cap style
 
     def copy(self) -> "_GState":
-        return _GState(self.tr, self.size, self.clip, self.fill)
+        return _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
+                       self.cap)
 
 
 _SHOW = {b"Tj", b"TJ", b"'", b'"'}
@@ -120,6 +125,38 @@ def _darkness(ops: List[Any]) -> Optional[float]:
     return None
 
 
+def _stroked_rule(seg: Tuple[Tuple[float, float], Tuple[float, float], float],
+                  cap: int) -> Optional[Box]:
+    """The rectangle an axis-aligned line segment of width *w* paints with butt (0) or
+    projecting square (2) caps, or None."""
+    (x0, y0), (x1, y1), w = seg
+    if w <= 0 or cap not in (0, 2):
+        return None
+    ext = w / 2 if cap == 2 else 0.0
+    if abs(y0 - y1) < 1e-6:  # horizontal
+        return (min(x0, x1) - ext, y0 - w / 2, max(x0, x1) + ext, y0 + w / 2)
+    if abs(x0 - x1) < 1e-6:  # vertical
+        return (x0 - w / 2, min(y0, y1) - ext, x0 + w / 2, max(y0, y1) + ext)
+    return None
+
+
+def _one_pixel_mask(args: Any) -> Optional[bool]:
+    """For an inline 1 x 1 image mask: whether its one sample paints; else None."""
+    try:
+        settings, data = args["settings"], args["data"]
+        get = settings.get
+        mask = get("/IM", get("/ImageMask"))
+        if not (mask is not None and bool(mask) and get("/W", get("/Width")) == 1
+                and get("/H", get("/Height")) == 1):
+            return None
+        bit = (bytes(data)[0] >> 7) & 1
+        decode = get("/D", get("/Decode"))
+        inverted = decode is not None and len(decode) == 2 and float(decode[0]) == 1
+        return bit == (1 if inverted else 0)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return None
+
+
 class Scanner:
     """The visitors of one extraction (see the module docstring)."""
 
@@ -132,6 +169,7 @@ class Scanner:
         self.path: List[Tuple[float, float]] = []
         self.path_rects: List[Tuple[List[Tuple[float, float]], bool]] = []
         self.path_curved = False
+        self.segments: List[Tuple[Tuple[float, float], Tuple[float, float], float]] = []
         self.clip_next = False
         self.ops = 0
         self.rects: List[Rect] = []
@@ -158,6 +196,14 @@ class Scanner:
                 dark = gs.fill is not None and gs.fill >= 0.5
                 for pts, skewed in self.path_rects:
                     self.rects.append(Rect(bbox(pts), dark, skewed))
+            elif op == b"S" and len(self.segments) == 1 and len(self.path) == 2:
+                # xdvipdfmx draws a rule as one axis-aligned line stroked as wide as the
+                # rule is thick (butt caps): that is a filled rectangle
+                rect = _stroked_rule(self.segments[0], gs.cap)
+                if rect is not None:
+                    self.rects.append(Rect(rect, gs.stroke is not None and gs.stroke >= 0.5,
+                                           False))
+                    self.path = []
             if self.path and (op in _STROKE or self.path_curved or not self.path_rects):
                 self.other_paint.append(bbox(self.path))
         if self.clip_next and self.path:
@@ -166,6 +212,7 @@ class Scanner:
         self.path = []
         self.path_rects = []
         self.path_curved = False
+        self.segments = []
 
     def _why_hidden(self, cm: Any, tm: Any) -> Optional[str]:
         gs = self.gs[-1]
@@ -210,10 +257,14 @@ class Scanner:
 
     def _line(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         m = self._m(cm)
+        start = self.path[-1] if self.path else None
         for i in range(0, len(args) - 1, 2):
             self.path.append(apply(m, float(args[i]), float(args[i + 1])))
         if op != b"m":
             self.path_curved = True
+            if op == b"l" and start is not None:  # a rule may be one stroked segment
+                scale = math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+                self.segments.append((start, self.path[-1], self.gs[-1].width * scale))
 
     def _clip(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.clip_next = True
@@ -240,16 +291,34 @@ class Scanner:
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].fill = None  # a colour space we do not follow
 
+    def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].stroke = _darkness(args)
+
+    def _other_stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].stroke = None
+
+    def _width(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].width = abs(float(args[0]))
+
+    def _cap(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].cap = int(args[0])
+
     def _show(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.pending.append(self._why_hidden(cm, tm))
 
     def _xobject(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self._do(args[0], cm)
 
-    def _inline_image(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+    def _inline_image(self, op: bytes, args: Any, cm: Any, tm: Any) -> None:
         m = self._m(cm)
-        self.images.append(bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1),
-                                 apply(m, 1, 1)]))
+        box = bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1), apply(m, 1, 1)])
+        painted = _one_pixel_mask(args)
+        if painted is None:
+            self.images.append(box)
+        elif painted:  # ghostscript draws a rule as a 1 x 1 image mask, in the fill colour
+            gs = self.gs[-1]
+            self.rects.append(Rect(box, gs.fill is not None and gs.fill >= 0.5,
+                                   abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))
 
     def _table(self) -> Dict[bytes, Callable[[bytes, List[Any], Any, Any], None]]:
         """The operators followed, with their handlers (one lookup per operation)."""
@@ -259,7 +328,10 @@ class Scanner:
             b"n": self._paint, b"q": self._save, b"Q": self._restore, b"Tr": self._tr,
             b"Tf": self._tf, b"g": self._colour, b"rg": self._colour, b"k": self._colour,
             b"sc": self._other_colour, b"scn": self._other_colour, b"cs": self._other_colour,
-            b"Do": self._xobject, b"INLINE IMAGE": self._inline_image}
+            b"Do": self._xobject, b"INLINE IMAGE": self._inline_image,
+            b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
+            b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
+            b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap}
         for o in _FILL | _STROKE:
             table[o] = self._paint
         for o in _SHOW:
@@ -382,41 +454,94 @@ def _valid_size(n: int) -> bool:
     return 21 <= n <= 177 and (n - 17) % 4 == 0
 
 
-def qr_grids(rects: List[Rect]) -> Tuple[List[Grid], int]:
-    """Every square grid of modules drawn by dark axis-aligned rectangles whose heights are
-    one module and widths whole modules (one rectangle per run of dark modules, as
-    pith.sty draws them), and how many such groups did not make a grid."""
+def _clusters(rects: List[Rect]) -> List[List[Box]]:
+    """Dark axis-aligned rectangles grouped by height (within 5 %: a renderer rounds each
+    rule to its device pixels)."""
+    boxes = sorted((r.box for r in rects if r.dark and not r.skewed
+                    and 0.05 < r.box[3] - r.box[1] <= 50), key=lambda b: b[3] - b[1])
+    groups: List[List[Box]] = []
+    low = 0.0
+    for b in boxes:
+        h = b[3] - b[1]
+        if not groups or h > low * 1.05:
+            groups.append([])
+            low = h
+        groups[-1].append(b)
+    return groups
+
+
+def _near_groups(boxes: List[Box], reach: float) -> List[List[Box]]:
+    """*boxes* split into groups of boxes chained by gaps of at most *reach* (two codes on
+    a page stand apart by their quiet zones; the modules of one code do not)."""
+    parent = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    cell = max(reach, 1e-3) * 4
+    buckets: Dict[Tuple[int, int], List[int]] = {}
+    for i, b in enumerate(boxes):
+        cx, cy = int(b[0] // cell), int(b[1] // cell)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in buckets.get((cx + dx, cy + dy), ()):
+                    o = boxes[j]
+                    if (max(0.0, o[0] - b[2], b[0] - o[2]) <= reach
+                            and max(0.0, o[1] - b[3], b[1] - o[3]) <= reach):
+                        parent[root(i)] = root(j)
+        buckets.setdefault((cx, cy), []).append(i)
     groups: Dict[int, List[Box]] = {}
-    for r in rects:
-        if not r.dark or r.skewed:
-            continue
-        x0, y0, x1, y1 = r.box
-        h = y1 - y0
-        if h <= 0.05 or h > 50:
-            continue
-        groups.setdefault(int(round(h * 100)), []).append(r.box)
+    for i, b in enumerate(boxes):
+        groups.setdefault(root(i), []).append(b)
+    return list(groups.values())
+
+
+def qr_grids(rects: List[Rect]) -> Tuple[List[Grid], int]:
+    """Every square grid of modules drawn by dark axis-aligned rectangles one module high
+    and whole modules wide (one rectangle per run of dark modules, as pith.sty draws
+    them), and how many such groups did not make a grid."""
     grids: List[Grid] = []
     odd = 0
-    for key, boxes in groups.items():
+    groups = []
+    for cluster in _clusters(rects):
+        if len(cluster) >= 15:
+            h = sorted(b[3] - b[1] for b in cluster)[len(cluster) // 2]
+            groups.extend(_near_groups(cluster, 3 * h))
+    for boxes in groups:
         if len(boxes) < 15:  # a QR code of version 1 has far more runs
             continue
-        h = key / 100.0
-        boxes = [b for b in boxes if abs((b[2] - b[0]) / h - round((b[2] - b[0]) / h)) < 0.1]
+        h = sorted(b[3] - b[1] for b in boxes)[len(boxes) // 2]
         x0 = min(b[0] for b in boxes)
         y0 = min(b[1] for b in boxes)
         x1 = max(b[2] for b in boxes)
         y1 = max(b[3] for b in boxes)
-        n = int(round((x1 - x0) / h))
-        if not _valid_size(n) or abs((y1 - y0) / h - n) > 0.3 or abs((x1 - x0) / h - n) > 0.3:
+        # the finder patterns make the dark bounding box exactly n x n modules
+        n = min(range(21, 178, 4), key=lambda k: abs((x1 - x0) / h - k))
+        pitch = (x1 - x0) / n
+        if (abs((x1 - x0) / h - n) > 0.05 * n or abs((y1 - y0) - (x1 - x0)) > pitch / 2
+                or abs(h - pitch) > 0.1 * pitch):
             odd += 1
             continue
         cells = [[False] * n for _ in range(n)]
+        whole = True
         for b in boxes:
-            row = int(round((y1 - b[3]) / h))
-            col = int(round((b[0] - x0) / h))
-            for c in range(col, min(n, col + int(round((b[2] - b[0]) / h)))):
-                if 0 <= row < n:
-                    cells[row][c] = True
+            width = (b[2] - b[0]) / pitch
+            if abs(width - round(width)) > 0.25:
+                whole = False
+                break
+            row = int(round((y1 - b[3]) / pitch))
+            col = int(round((b[0] - x0) / pitch))
+            if not 0 <= row < n:
+                whole = False
+                break
+            for c in range(max(0, col), min(n, col + int(round(width)))):
+                cells[row][c] = True
+        if not whole:
+            odd += 1
+            continue
         grids.append(Grid(["".join("1" if c else "0" for c in row) for row in cells],
-                          (x0, y0, x1, y1), h))
+                          (x0, y0, x1, y1), pitch))
     return grids, odd

@@ -82,9 +82,14 @@ class Honest:
 
     def get(self, name: str) -> Path:
         if name not in self._built:
-            options, docmeta = {"qr": ("qr", False), "hide": ("hide", False),
-                                "plain": ("", False), "docmeta": ("qr", True)}[name]
-            b = texbuild.compile_tex(self.root / name, _source(options, docmeta), "pdflatex",
+            route, options, docmeta = {
+                "qr": ("pdflatex", "qr", False), "hide": ("pdflatex", "hide", False),
+                "plain": ("pdflatex", "", False), "docmeta": ("pdflatex", "qr", True),
+                # each route draws rules its own way: pdfTeX fills rectangles, xdvipdfmx
+                # strokes lines as thick as the rule, ghostscript paints 1 x 1 image masks
+                "qr-xelatex": ("xelatex", "qr", False), "qr-dvips": ("dvips", "qr", False),
+            }[name]
+            b = texbuild.compile_tex(self.root / name, _source(options, docmeta), route,
                                      include=_include(V))
             assert b.ok, b.describe()
             self._built[name] = b.pdf
@@ -154,18 +159,41 @@ def grid_ops(rows: List[str], x: float, y: float, module: float) -> bytes:
 
 # -- the honest ones verify (so every failure below is the tampering's) ------------------
 
-def test_honest_qr_pdf_verifies(honest):
-    code, doc, err = verify(honest.get("qr"))
+@pytest.mark.parametrize("name", ["qr", "qr-xelatex", "qr-dvips", "docmeta"])
+def test_honest_qr_pdf_verifies(honest, name):
+    from pith_tex.qr import qr_text
+
+    code, doc, err = verify(honest.get(name))
     assert code == 0, err
-    assert check(doc, "qr")["status"] == "ok"
-    assert "is the code of %s (29 x 29 modules read back)" % (
-        "HTTPS://PITH.SCIENCE/PITH/" + N) in check(doc, "qr")["detail"] or \
-        check(doc, "qr")["detail"].startswith("the QR code drawn on page 1 is the code of ")
+    assert check(doc, "qr") == {
+        "name": "qr", "status": "ok",
+        "detail": "the QR code drawn on page 1 is the code of %s (29 x 29 modules read back)"
+                  % qr_text(N)}
     assert check(doc, "badge")["status"] == "ok"
     assert check(doc, "info")["status"] == "ok"
-    code, doc, err = verify(honest.get("docmeta"))
-    assert code == 0, err
-    assert check(doc, "xmp")["status"] == "ok"
+    if name == "docmeta":
+        assert check(doc, "xmp")["status"] == "ok"
+
+
+@pytest.mark.parametrize("name, run", [
+    ("qr-xelatex", rb"[0-9.]+ w [0-9.]+ -?[0-9.]+ m [0-9.]+ -?[0-9.]+ l S"),
+    ("qr-dvips", rb"BI\s*/IM true\s*/W 1\s*/H 1\s*/BPC 1\s*ID \x00\s*EI"),
+])
+def test_one_run_removed_on_other_routes_fails(honest, tmp_path, name, run):
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    def edit(w):
+        page, data = _qr_stream(w)
+        runs = list(re.finditer(run, data))
+        assert len(runs) > 100, len(runs)
+        target = runs[len(runs) // 2]
+        s = DecodedStreamObject()
+        s.set_data(data[:target.start()] + data[target.end():])  # one run fewer
+        page[NameObject("/Contents")] = w._add_object(s)
+
+    code, doc, err = verify(tampered(honest.get(name), tmp_path / "q.pdf", edit))
+    assert code == 1, doc
+    assert check(doc, "qr")["status"] == "fail" and "modules differ" in check(doc, "qr")["detail"]
 
 
 # -- Info: duplicates, two /Info, incremental updates ----------------------------------------
@@ -509,7 +537,9 @@ def recorded_claims() -> Dict[str, str]:
 
 
 def test_a_huge_page_tree_is_not_walked(tmp_path):
-    kids = b" ".join([b"3 0 R"] * 100_000)
+    # page 1, then 20,000 kids that are not pages at all: walking the tree whole (to
+    # count pages or build the page list) meets them; finding page 1 does not
+    kids = b"3 0 R " + b" ".join([b"7 0 R"] * 20_000)  # pypdf caps an array's length
     pdf = tmp_path / "huge.pdf"
     content = b"BT /F1 10 Tf 72 700 Td (%s) Tj ET" % CLAIMED.encode()
     pdf.write_bytes(raw_pdf({
@@ -520,6 +550,7 @@ def test_a_huge_page_tree_is_not_walked(tmp_path):
         4: _info_object(),
         5: b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
         6: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        7: b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>",  # loops back to the root
     }, info=4))
     code, doc, err = verify(pdf)
     assert code == 0, doc
@@ -572,3 +603,120 @@ def test_verify_dir_isolates_each_file(tmp_path):
     code, doc, err = verify(d)
     assert code == 1 and doc["summary"] == {"files": 5, "verified": 2, "failed": 1,
                                             "could_not_check": 2}
+
+
+# -- more bounds: encryption, bombs, forms, loops --------------------------------------------
+
+def test_aes_encrypted_is_refused_as_encrypted(honest, tmp_path):
+    from pypdf import PdfWriter
+
+    w = PdfWriter(clone_from=str(honest.get("qr")))
+    w.encrypt("", "owner", algorithm="AES-256")  # opens without a password in a viewer
+    enc = tmp_path / "aes.pdf"
+    with open(enc, "wb") as f:
+        w.write(f)
+    code, doc, err = verify(enc)
+    assert code == 3 and "the PDF is encrypted" in doc["files"][0]["error"], doc
+
+
+def _bomb(n: int) -> bytes:
+    import zlib
+
+    c = zlib.compressobj(9)
+    return c.compress(b"\0" * n) + c.flush()
+
+
+def test_xmp_bomb_is_bounded(honest, tmp_path):
+    from pypdf.generic import NameObject, StreamObject
+
+    def change(w):
+        new = StreamObject()
+        new._data = _bomb(300 << 20)  # 300 MiB of zeros in about 300 KiB
+        new[NameObject("/Filter")] = NameObject("/FlateDecode")
+        new[NameObject("/Type")] = NameObject("/Metadata")
+        w._root_object[NameObject("/Metadata")] = w._add_object(new)
+
+    code, doc, err = verify(tampered(honest.get("docmeta"), tmp_path / "x.pdf", change))
+    assert code == 3 and check(doc, "xmp")["status"] == "error", doc
+
+
+def test_content_bomb_is_bounded(honest, tmp_path):
+    from pypdf.generic import NameObject, StreamObject
+
+    def change(w):
+        new = StreamObject()
+        new._data = _bomb(300 << 20)
+        new[NameObject("/Filter")] = NameObject("/FlateDecode")
+        w.pages[0][NameObject("/Contents")] = w._add_object(new)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "c.pdf", change))
+    assert code == 3 and check(doc, "badge")["status"] == "error", doc
+
+
+def _form(w: Any, name: str, ops: bytes, matrix: Optional[List[float]] = None) -> None:
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               FloatObject, NameObject)
+
+    form = DecodedStreamObject()
+    form.set_data(ops)
+    res = w.pages[0]["/Resources"].get_object()
+    form.update({NameObject("/Type"): NameObject("/XObject"),
+                 NameObject("/Subtype"): NameObject("/Form"),
+                 NameObject("/BBox"): ArrayObject([FloatObject(v) for v in (-2000, -2000,
+                                                                             2000, 2000)]),
+                 NameObject("/Resources"): res})
+    if matrix is not None:
+        form[NameObject("/Matrix")] = ArrayObject([FloatObject(v) for v in matrix])
+    if "/XObject" not in res:
+        res[NameObject("/XObject")] = DictionaryObject()
+    res["/XObject"].get_object()[NameObject(name)] = w._add_object(form)
+
+
+@pytest.mark.parametrize("matrix, code", [
+    (None, 0),  # inside a form, where it shows: a badge
+    ([1, 0, 0, 1, 5000, 0], 1),  # the form moves it off the page
+    ([0.1, 0, 0, 0.1, 0, 0], 1),  # the form shrinks it to 1 pt
+])
+def test_text_in_a_form_xobject(honest, tmp_path, matrix, code):
+    def edit(w):
+        page_ops(w, b"")  # adds the font
+        _form(w, "/FmB", text_ops(CLAIMED), matrix)
+        page_ops(w, b"q /FmB Do Q\n", font=False)
+
+    got, doc, err = verify(tampered(honest.get("hide"), tmp_path / "f.pdf", edit))
+    assert got == code, doc
+    assert check(doc, "badge")["status"] == ("ok" if code == 0 else "fail")
+
+
+def test_a_form_that_draws_itself_ends(honest, tmp_path):
+    def edit(w):
+        _form(w, "/FmL", b"q 0.5 0 0 0.5 0 0 cm /FmL Do Q\n")
+        page_ops(w, b"q /FmL Do Q\n", font=False)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "l.pdf", edit))
+    assert code in (0, 3), doc  # bounded, whatever pypdf makes of the loop
+
+
+def test_a_deeply_nested_record_is_not_json(honest, tmp_path):
+    def edit(w):
+        w.add_metadata({"/PithRecord": "[" * 100_000 + "]" * 100_000})
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "r.pdf", edit))
+    assert code == 3 and "PithRecord is not JSON (nested too deeply)" in err, doc
+
+
+def test_every_real_numbers_code_is_read_back_exactly():
+    # The rebuilding of a grid from runs, for the code of every real number, at the module
+    # sizes pith.sty's qr-size option gives (no TeX: the rectangles pith.sty would draw).
+    from pith_tex.pdfpage import Rect, qr_grids
+
+    for v in recorded.load_vectors():
+        if not v.get("number"):
+            continue
+        rows = qr_rows(v["number"])
+        for module in (0.8, 1.532, 3.0):
+            rects = [Rect((100 + m.start() * module, 500 - (i + 1) * module,
+                           100 + m.end() * module, 500 - i * module), True, False)
+                     for i, row in enumerate(rows) for m in re.finditer("1+", row)]
+            grids, odd = qr_grids(rects)
+            assert [g.rows for g in grids] == [rows] and odd == 0, (v["number"], module)
