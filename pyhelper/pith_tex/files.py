@@ -11,7 +11,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
-from . import canonical, citations
+from . import canonical
 from .checks import FileOutcome
 from .documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
                         parse_record_doc, read_capped)
@@ -35,8 +35,11 @@ def expected_number(path: str) -> Optional[str]:
     return None
 
 
-_TOO_LARGE = ("larger than 1 MiB (%d MiB for a Paper Citation Record)"
-              % (citations.MAX_RECORD >> 20))
+def _too_large() -> str:
+    from . import citations
+
+    return "larger than 1 MiB (%d MiB for a Paper Citation Record)" % (
+        citations.MAX_RECORD >> 20)
 
 
 def unreadable(path: str, e: OSError, kind: str = "unknown") -> FileOutcome:
@@ -53,12 +56,14 @@ def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
     than 1 MiB, unless it may be a Paper Citation Record (up to
     :data:`pith_tex.citations.MAX_RECORD`; :func:`decode_json` holds every other document
     to 1 MiB)."""
+    from . import citations  # here, not on top: ``verify paper.pdf`` does not pay for it
+
     try:
         data = read_capped(path, citations.MAX_RECORD)
     except OSError as e:
         return b"", unreadable(path, e)
     if data is None or (len(data) > MAX_BODY and not citations.may_be_citation_record(data)):
-        return b"", FileOutcome(path, "unknown", None, _TOO_LARGE)
+        return b"", FileOutcome(path, "unknown", None, _too_large())
     return data, None
 
 
@@ -88,8 +93,11 @@ def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
         except RecursionError:
             return None, FileOutcome(path, "unknown", None,
                                      "not valid JSON (nested too deeply)")
-    if len(data) > MAX_BODY and not citations.is_citation_record(obj):
-        return None, FileOutcome(path, "unknown", None, _TOO_LARGE)
+    if len(data) > MAX_BODY:
+        from . import citations
+
+        if not citations.is_citation_record(obj):
+            return None, FileOutcome(path, "unknown", None, _too_large())
     return obj, None
 
 
@@ -100,6 +108,8 @@ def verify_json_obj(
     """Verify one saved resolver JSON, bundle or Paper Citation Record, already parsed
     (*obj*, from *path*; *data*: the bytes parsed, which a citation record's check for
     repeated keys reads)."""
+    from . import citations
+
     kind = kind_of(obj)
     if kind is None and citations.is_citation_record(obj):
         kind = citations.KIND

@@ -143,29 +143,44 @@ def _text(value: Any) -> Optional[str]:
     return None
 
 
+def _command_line() -> bool:
+    """Whether :data:`pith_tex.cli.main` runs (not a library caller)."""
+    cli = sys.modules.get(__package__ + ".cli")
+    return bool(getattr(cli, "COMMAND_LINE", False))
+
+
+@contextmanager
+def _no_gc_in_command() -> Iterator[None]:
+    """No cyclic garbage collection while one PDF is read by the command line: pypdf builds
+    thousands of objects, none garbage before the file is done (one pass after it frees
+    its cycles; a library caller's collector is left alone)."""
+    if not _command_line() or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def import_pypdf() -> Any:
-    """pypdf, imported (once) without its cryptography provider, and without the garbage
-    collector running meanwhile, when the command line runs and neither is loaded yet.
+    """pypdf, imported (once) without its cryptography provider when the command line runs
+    and neither is loaded yet.
 
     pypdf imports ``cryptography`` when it is itself imported, for decryption only; the
     command refuses encrypted PDFs, so it does not pay that import (about 7 ms of CPU, 5 %
     of ``verify paper.pdf``).  pypdf then keeps its built-in fallback provider.  A library
     caller's pypdf is never changed: this applies only under :data:`pith_tex.cli.main`.
     """
-    cli = sys.modules.get(__package__ + ".cli")
-    if ("pypdf" in sys.modules or "cryptography" in sys.modules
-            or not getattr(cli, "COMMAND_LINE", False)):
+    if "pypdf" in sys.modules or "cryptography" in sys.modules or not _command_line():
         import pypdf
 
         return pypdf
     sys.modules["cryptography"] = None  # type: ignore[assignment]  # makes its import fail
-    # pypdf's hundreds of classes trigger the cyclic garbage collector again and again
-    # while nothing is garbage yet: 3-4 ms of CPU for nothing.
-    gc.disable()
     try:
         import pypdf
     finally:
-        gc.enable()
         del sys.modules["cryptography"]
     return pypdf
 
@@ -237,7 +252,7 @@ def read_claims(path: str) -> PdfClaims:
     """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
-    with _quiet_pypdf():
+    with _quiet_pypdf(), _no_gc_in_command():
         try:
             reader = import_pypdf().PdfReader(io.BytesIO(data))
             if reader.is_encrypted:

@@ -481,18 +481,29 @@ def _near_groups(boxes: List[Box], reach: float) -> List[List[Box]]:
             i = parent[i]
         return i
 
-    cell = max(reach, 1e-3) * 4
+    cell = max(reach, 1e-3) * 2
     buckets: Dict[Tuple[int, int], List[int]] = {}
+
+    def cells(x0: float, y0: float, x1: float, y1: float) -> List[Tuple[int, int]]:
+        return [(cx, cy) for cx in range(int(x0 // cell), int(x1 // cell) + 1)
+                for cy in range(int(y0 // cell), int(y1 // cell) + 1)]
+
     for i, b in enumerate(boxes):
-        cx, cy = int(b[0] // cell), int(b[1] // cell)
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                for j in buckets.get((cx + dx, cy + dy), ()):
-                    o = boxes[j]
-                    if (max(0.0, o[0] - b[2], b[0] - o[2]) <= reach
-                            and max(0.0, o[1] - b[3], b[1] - o[3]) <= reach):
-                        parent[root(i)] = root(j)
-        buckets.setdefault((cx, cy), []).append(i)
+        seen = set()
+        for key in cells(b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach):
+            for j in buckets.get(key, ()):
+                if j in seen:
+                    continue
+                seen.add(j)
+                ri, rj = root(i), root(j)
+                if ri == rj:
+                    continue
+                o = boxes[j]
+                if (o[0] - b[2] <= reach and b[0] - o[2] <= reach
+                        and o[1] - b[3] <= reach and b[1] - o[3] <= reach):
+                    parent[ri] = rj
+        for key in cells(*b):
+            buckets.setdefault(key, []).append(i)
     groups: Dict[int, List[Box]] = {}
     for i, b in enumerate(boxes):
         groups.setdefault(root(i), []).append(b)
