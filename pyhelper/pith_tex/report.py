@@ -37,11 +37,12 @@ stderr).  ``fetch``::
                 "number": "NUM" | null, "exit_code": 0, "verdict": "...",
                 "checks": [...], "error": null | "..."}, ...]}
 
-A PDF (kind ``"pdf"``) has the checks ``pdf``, ``record``, ``hash``, ``derivation``,
-``year``, ``signature``, ``url``, ``arxiv``, ``state``, ``badge`` and, with pith XMP
-properties, ``xmp`` (see :mod:`pith_tex.pdf`), or the ``pdf`` check alone (an error) when the PDF carries no
-verified Pith metadata; a file that is not a readable PDF has no checks and an
-``error``.
+A PDF (kind ``"pdf"``) has the checks ``pdf``, ``canonical``, ``record``, ``hash``,
+``derivation``, ``year``, ``signature``, ``url``, ``arxiv``, ``state``, ``info``, ``badge``,
+``qr`` and, with pith XMP properties or a ``dc:identifier``, ``xmp`` (see
+:mod:`pith_tex.pdf` and docs/verification.md), or a single check (an error, or a
+``canonical`` failure) when the PDF carries no verified Pith metadata; a file that is not
+a readable PDF has no checks and an ``error``.
 """
 
 from __future__ import annotations
