@@ -87,10 +87,11 @@ class PageScan(NamedTuple):
 
 
 class _GState:
-    __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap")
+    __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
-                 stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0) -> None:
+                 stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
+                 hscale: float = 100.0, rise: float = 0.0) -> None:
         self.tr = tr
         self.size = size
         self.clip = clip
@@ -98,10 +99,12 @@ class _GState:
         self.stroke = stroke  # the same, for strokes
         self.width = width  # line width, user space
         self.cap = cap  # line cap style
+        self.hscale = hscale  # Tz, per cent
+        self.rise = rise  # Ts, text space units
 
     def copy(self) -> "_GState":
         return _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
-                       self.cap)
+                       self.cap, self.hscale, self.rise)
 
 
 _SHOW = {b"Tj", b"TJ", b"'", b'"'}
@@ -224,9 +227,11 @@ class Scanner:
         size = abs(gs.size) * math.hypot(m[2], m[3])
         if size < MIN_FONT_PT:
             return "%.2g pt, smaller than %g pt" % (size, MIN_FONT_PT)
+        if abs(gs.hscale) < 50:
+            return "squeezed to %g %% of its width" % gs.hscale
         if gs.fill is not None and gs.fill < 0.1:
             return "a white fill colour"
-        x, y = m[4], m[5]
+        x, y = apply(m, 0.0, gs.rise)  # the baseline, raised or lowered by Ts
         if not inside(self.crop, x, y):
             return "outside the crop box"
         if not inside(gs.clip, x, y):
@@ -285,6 +290,12 @@ class Scanner:
     def _tf(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].size = float(args[1])
 
+    def _tz(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].hscale = float(args[0])
+
+    def _ts(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].rise = float(args[0])
+
     def _colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].fill = _darkness(args)
 
@@ -331,7 +342,8 @@ class Scanner:
             b"Do": self._xobject, b"INLINE IMAGE": self._inline_image,
             b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
-            b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap}
+            b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap,
+            b"Tz": self._tz, b"Ts": self._ts}
         for o in _FILL | _STROKE:
             table[o] = self._paint
         for o in _SHOW:
@@ -342,7 +354,7 @@ class Scanner:
         if op in _SHOW and self.pending and self.pending[-1] is None:
             try:
                 m = mul(tm, self._m(cm))
-                x, y = m[4], m[5]
+                x, y = apply(m, 0.0, self.gs[-1].rise)
                 if not inside(self.crop, x, y):
                     self.pending[-1] = "running out of the crop box"
                 elif not inside(self.gs[-1].clip, x, y):

@@ -338,6 +338,8 @@ def test_unreadable_xmp_stream_is_could_not_check(honest, tmp_path):
     ("off the page", b"", 10, -900, 100, "outside the crop box"),
     ("clipped away", b"0 0 5 5 re W n", 10, 100, 100, "clipped away"),
     ("white", b"1 g", 10, 100, 100, "a white fill colour"),
+    ("squeezed", b"1 Tz", 10, 100, 100, "squeezed to 1 % of its width"),
+    ("raised off the page", b"5000 Ts", 10, 100, 100, "outside the crop box"),
 ])
 def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, x, y, why):
     # hide: no badge of pith.sty's own; the only copy of the number is the planted one
