@@ -15,5 +15,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   texlive-latex-base texlive-latex-recommended texlive-latex-extra \
   texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex \
   texlive-publishers >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null  # make test-floors
 
 python3 -m pip install -q -e '.[test]'

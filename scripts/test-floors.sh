@@ -10,7 +10,7 @@ PYTHON="${PYTHON:-python3}"
 VENV="$(mktemp -d "${TMPDIR:-/tmp}/pith-floors.XXXXXX")"
 trap 'rm -rf "$VENV"' EXIT
 
-"$PYTHON" -m venv "$VENV"
+"$PYTHON" -m venv "$VENV" || { echo "test-floors: $PYTHON -m venv failed (Debian: apt-get install python3-venv)" >&2; exit 1; }
 PIP=("$VENV/bin/python" -m pip install -q --disable-pip-version-check)
 "${PIP[@]}" packaging "tomli; python_version < '3.11'"
 PINS="$("$VENV/bin/python" - <<'PY'
