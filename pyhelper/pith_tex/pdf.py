@@ -518,8 +518,9 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
         else:
             how = "it is %d x %d modules, the code is %d x %d" % (
                 len(g.rows), len(g.rows), len(want), len(want))
-        return Check("qr", FAIL, "the QR code drawn on page 1 is not the code of %s (%s)"
-                     % (qr_text(number), how))
+        return Check("qr", FAIL, "the QR code drawn on page 1 is not the code of %s (%s); "
+                     "if its include came from an older pith-tex, %s"
+                     % (qr_text(number), how, _FETCH))
     g = good[0]
     crop = page.crop
     if not (crop[0] - 0.5 <= g.box[0] and g.box[2] <= crop[2] + 0.5
