@@ -470,6 +470,10 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if page is None:
         return Check("badge", ERROR, "not checked: could not read the text of page 1 (%s)"
                      % claims.page_error)
+    if page.shows and not any(c.isalnum() for c in page.text):
+        return Check("badge", ERROR, "not checked: page 1 draws text (%d text operations) "
+                     "that reads as no text at all (fonts without a Unicode map?)"
+                     % page.shows)
     others = other_numbers(page.text, claims.links, number, year)
     if others:
         return Check("badge", FAIL, "page 1 shows %s, but the metadata says %s"

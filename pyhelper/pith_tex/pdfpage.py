@@ -84,6 +84,7 @@ class PageScan(NamedTuple):
     other_paint: List[Box]  # other filled or stroked paths
     images: List[Box]
     crop: Box
+    shows: int = 0  # text-showing operations met
 
 
 class _GState:
@@ -184,6 +185,7 @@ class Scanner:
         self.hidden: List[Tuple[str, str]] = []
         self._start: Optional[Tuple[float, float]] = None
         self._last_why: Optional[str] = None
+        self.shows = 0
         self._handlers = self._table()
 
     # -- helpers ------------------------------------------------------------------------
@@ -315,6 +317,7 @@ class Scanner:
         self.gs[-1].cap = int(args[0])
 
     def _show(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.shows += 1
         self.pending.append(self._why_hidden(cm, tm))
 
     def _xobject(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
@@ -451,7 +454,7 @@ def scan_page(page: Any) -> PageScan:
     page.extract_text(visitor_operand_before=s.before, visitor_operand_after=s.after,
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
-                    s.images, crop)
+                    s.images, crop, s.shows)
 
 
 # -- QR codes drawn with rules --------------------------------------------------------------

@@ -722,3 +722,24 @@ def test_every_real_numbers_code_is_read_back_exactly():
                      for i, row in enumerate(rows) for m in re.finditer("1+", row)]
             grids, odd = qr_grids(rects)
             assert [g.rows for g in grids] == [rows] and odd == 0, (v["number"], module)
+
+
+def test_text_that_reads_as_nothing_is_not_checked(tmp_path):
+    # a page whose only text is drawn with a font whose codes map to nothing readable:
+    # the badge could be there or not; that is said, not counted as "no badge"
+    content = b"BT /F1 10 Tf 72 700 Td <0001020304> Tj ET"
+    pdf = tmp_path / "unreadable.pdf"
+    pdf.write_bytes(raw_pdf({
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Count 1 /Kids [3 0 R] >>",
+        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
+           b"/Resources << /Font << /F1 6 0 R >> >> >>",
+        4: _info_object(),
+        5: b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        6: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>",
+        7: b"<< /Length 0 >>\nstream\n\nendstream",
+    }, info=4))
+    code, doc, err = verify(pdf)
+    assert code == 3, doc
+    c = check(doc, "badge")
+    assert c["status"] == "error" and "reads as no text at all" in c["detail"], c
