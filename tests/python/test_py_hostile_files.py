@@ -25,6 +25,9 @@ import bounded
 import recorded
 from server import OLD_INCLUDE
 
+# Also run against the lowest allowed dependency versions (scripts/test-floors.sh).
+pytestmark = pytest.mark.hostile
+
 V = recorded.vectors_with_record()[0]
 N = V["number"]
 RECORD = recorded.encode(recorded.resolver_json(V))

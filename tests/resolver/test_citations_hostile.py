@@ -17,6 +17,9 @@ import pytest
 import citation_records as C
 import server as S
 
+# Also run against the lowest allowed dependency versions (scripts/test-floors.sh).
+pytestmark = pytest.mark.hostile
+
 AID = C.SEED_ID
 PATH = "/paper/%s/citation-record.json" % AID
 TIMEOUT = ["--timeout", "0.5"]

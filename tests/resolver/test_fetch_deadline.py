@@ -24,6 +24,9 @@ import recorded as R
 import server as S
 from server import OLD_INCLUDE
 
+# Also run against the lowest allowed dependency versions (scripts/test-floors.sh).
+pytestmark = pytest.mark.hostile
+
 DEADLINE = 3
 GUARD = DEADLINE + 20  # the child must be gone by then (it is not a timing assertion)
 SLOW = ["--timeout", "30", "--deadline", str(DEADLINE)]

@@ -20,6 +20,9 @@ import recorded as R
 import server as S
 from server import OLD_INCLUDE
 
+# Also run against the lowest allowed dependency versions (scripts/test-floors.sh).
+pytestmark = pytest.mark.hostile
+
 TIMEOUT = ["--timeout", "0.5"]
 
 
