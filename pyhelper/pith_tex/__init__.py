@@ -18,8 +18,14 @@ Modules (each imports only the public names of the others):
 ``cache``       the verified-record cache
 ``discover``    find ``\\pithnumber{...}`` in the paper
 ``report``      text and JSON output
-``cli``         the ``pith-tex`` entry point: plain ``verify`` without click, else click
+``console``     printing and exit statuses (the bottom of the command line)
+``verify_cmd``  the body of ``pith-tex verify``
+``readiness``   ``pith-tex check`` (a package: main file, pith.sty, include, shell escape,
+                compile, PDF, the command), imported only by ``commands``
 ``commands``    the ``pith-tex`` command line (click)
+``cli``         the ``pith-tex`` entry point: plain ``verify`` without click, else click
+
+Imports flow one way: ``cli`` -> ``commands`` -> ``readiness`` -> ``console`` and the rest.
 """
 
 __version__ = "0.1.0"  # the one version: ``--version`` and the HTTP User-Agent

@@ -18,135 +18,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Callable, List, NoReturn, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+
+from .console import run_guarded
+from .verify_cmd import verify_command
 
 if TYPE_CHECKING:
     import click
-
-
-def echo(text: str, err: bool = False) -> None:
-    """``click.echo(text, err=err)`` without importing click for plain ASCII text.
-
-    click strips ANSI escapes when the stream is not a terminal and re-wraps a stream
-    that is misconfigured as ASCII; neither can change ASCII text without ESC, so only
-    other text is handed to click.
-    """
-    if not text.isascii() or "\x1b" in text:
-        import click
-
-        click.echo(text, err=err)
-        return
-    stream = sys.stderr if err else sys.stdout
-    stream.write(text + "\n")
-    stream.flush()
-
-
-def run_guarded(body: Callable[[], int]) -> NoReturn:
-    """Run a command body; map its exit code and errors to the process exit status."""
-    from .errors import PithError
-
-    for stream in (sys.stdout, sys.stderr):  # never die on a terminal that is not UTF-8
-        try:
-            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-        except (AttributeError, ValueError):
-            pass
-    try:
-        code = body()
-    except PithError as e:
-        echo("error: %s" % e.message, err=True)
-        sys.exit(e.exit_code)
-    except BrokenPipeError:  # e.g. `pith-tex verify DIR | head`: stop quietly
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        sys.exit(3)
-    except KeyboardInterrupt:
-        echo("error: interrupted", err=True)
-        sys.exit(130)
-    except SystemExit:
-        raise
-    except Exception as e:  # never a traceback for the user
-        click_mod = sys.modules.get("click")  # click's own exits and errors pass through
-        if click_mod is not None and isinstance(
-                e, (click_mod.exceptions.Exit, click_mod.ClickException)):
-            raise
-        if os.environ.get("PITH_TEX_DEBUG"):
-            raise
-        echo("error: internal error (%s: %s); please report it, "
-             "PITH_TEX_DEBUG=1 shows the traceback" % (type(e).__name__, e), err=True)
-        sys.exit(3)
-    sys.exit(code)
-
-
-def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool) -> int:
-    """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output)."""
-    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed, safe_name
-    from .checks import BUCKETS, VERDICTS, bucket, decisive
-
-    files: List[str] = []
-    compact = len(paths) > 1
-    for p in paths:
-        if os.path.isdir(p):
-            from .batch import iter_json_files
-
-            compact = True
-            files.extend(iter_json_files(p))
-        else:
-            files.append(p)
-    if not files:
-        raise CouldNotCheck("nothing to verify: no *.json files under %s"
-                            % ", ".join(map(safe_name, paths)))
-    out = sys.stdout
-    results: List[Any] = []
-    if compact:
-        from .batch import verify_paths
-
-        # One write per batch of lines, not per line: with PYTHONUNBUFFERED every write
-        # is a system call.
-        counts, code = verify_paths(files, require_signature=require_signature,
-                                    as_json=as_json,
-                                    sink=results.extend if as_json else out.write)
-        summary = "%d of %d files failed verification, %d could not be checked" % (
-            counts[1], len(files), counts[2])
-    else:  # one file: every check, and the decisive one in the error line
-        from .report import file_json, file_result
-        from .files import verify_file_guarded
-
-        one = verify_file_guarded(files[0], require_signature=require_signature)
-        counts = [0, 0, 0]  # verified, failed, could not check
-        counts[bucket(one.exit_code)] += 1
-        code = one.exit_code
-        if as_json:
-            results.append(file_json(one))
-        else:
-            out.write(file_result(one) + "\n")
-        if one.outcome is None:
-            summary = "%s: %s" % (safe_name(one.path), one.error)
-        else:
-            bad = decisive(one.outcome.checks)
-            name = safe_name(one.path)
-            summary = "%s: %s: %s" % (name, bad.name, bad.detail) if bad else name
-    if as_json:
-        from .report import dumps
-
-        echo(dumps({
-            "command": "verify", "exit_code": code, "verdict": VERDICTS[code],
-            "summary": {"files": len(files), **dict(zip(BUCKETS, counts))},
-            "files": results,
-        }))
-    elif compact:
-        out.write("%d file%s: %d verified, %d failed, %d could not be checked\n"
-                  % (len(files), "" if len(files) == 1 else "s", counts[0], counts[1], counts[2]))
-    elif code == EXIT_OK:
-        out.write("verified\n")
-    out.flush()
-    if code == EXIT_FAILED:
-        raise VerificationFailed("verification failed: " + summary)
-    if code != EXIT_OK:
-        raise CouldNotCheck("could not check: " + summary)
-    return code
 
 
 _VERIFY_FLAGS = ("--json", "--require-signature")

@@ -16,7 +16,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import click
 
 from . import DEFAULT_INCLUDE_NAME, __version__
-from .cli import run_guarded, verify_command
+from .console import run_guarded
+from .verify_cmd import verify_command
 
 _JSON_HELP = "Print one JSON object (see the pith_tex.report docstring) instead of text."
 _REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."

@@ -1,0 +1,124 @@
+"""The ``include`` and ``number`` checks: the include the paper reads verifies, and is
+for the paper's ``\\pithnumber``."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, List, Optional, Tuple
+
+from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN, decisive
+from ..discover import find_pith_numbers
+from ..errors import UsageError
+from ..files import verify_include_file
+from .texsource import DEFAULT_INCLUDE, strip_comments
+
+if TYPE_CHECKING:
+    from ..identifier import Identifier
+
+_PITH_OPTIONS_RE = re.compile(
+    r"\\(?:usepackage|RequirePackage)\s*\[([^\]]*)\]\s*\{([^{}]*)\}|\\pithsetup\s*\{([^{}]*)\}")
+
+
+def include_setting(main_text: str) -> str:
+    """The include the main file's preamble names (``include=FILE`` in the options of
+    ``\\usepackage{pith}`` or in ``\\pithsetup``; the last wins), else the default;
+    ``"false"`` when it reads none."""
+    lines = strip_comments(main_text)
+    text = "\n".join(lines)
+    end = text.find("\\begin{document}")
+    if end >= 0:
+        text = text[:end]
+    name = DEFAULT_INCLUDE
+    for m in _PITH_OPTIONS_RE.finditer(text):
+        if m.group(3) is not None:
+            options = m.group(3)
+        elif "pith" in [p.strip() for p in m.group(2).split(",")]:
+            options = m.group(1)
+        else:
+            continue
+        for opt in options.split(","):
+            key, eq, value = opt.partition("=")
+            if eq and key.strip() == "include":
+                value = value.strip()
+                if value.startswith("{") and value.endswith("}"):
+                    value = value[1:-1].strip()
+                if value and "#" not in value:
+                    name = value
+    return name
+
+
+def _include_path(directory: str, name: str) -> str:
+    path = os.path.join(directory, name)
+    if not os.path.exists(path) and not os.path.splitext(name)[1]:
+        path += ".tex"  # TeX's own rule for a file name without an extension
+    return path
+
+
+def signature_ok(checks: List[Check]) -> Tuple[Optional[Check], str]:
+    """The decisive check, a missing receipt not counted (an unsigned include is what the
+    resolver gives today), and "signed" or "unsigned"."""
+    bad = decisive(checks)
+    unsigned = any(c.name == "signature" and c.status == WARN for c in checks)
+    if bad is not None and bad.status == WARN and bad.name == "signature":
+        bad = decisive([c for c in checks if c.name != "signature"])
+    return bad, "unsigned (no receipt)" if unsigned else "signed receipt verified"
+
+
+def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcome]]:
+    """The ``include`` check and the include's outcome (None: not read)."""
+    if name == "false":
+        return Check("include", WARN, "include=false: pith.sty reads no include, so the "
+                     "badge is marked unverified"), None
+    path = _include_path(directory, name)
+    shown = os.path.relpath(path, directory)
+    if not os.path.exists(path):
+        return Check("include", FAIL, "%s not found: run pith-tex fetch" % shown), None
+    out = verify_include_file(path)
+    if out.outcome is None:
+        status = FAIL if out.error_code == 1 else ERROR
+        return Check("include", status, "%s: %s: run pith-tex fetch again"
+                     % (shown, out.error)), out
+    bad, signed = signature_ok(out.outcome.checks)
+    if bad is not None:
+        return Check("include", bad.status, "%s does not verify: %s: %s"
+                     % (shown, bad.name, bad.detail)), out
+    fields = out.outcome.fields
+    year = "" if fields is None else "%d:" % fields.year
+    return Check("include", OK, "%s verifies: pith:%s%s, hash checks, %s"
+                 % (shown, year, out.outcome.number, signed)), out
+
+
+def check_number(directory: str, include_name: str,
+                 include: Optional[FileOutcome]) -> Check:
+    """The ``number`` check: the include is for the paper's ``\\pithnumber``."""
+    ident: Optional[Identifier]
+    try:
+        ident = find_pith_numbers(directory, exclude=(os.path.basename(include_name),))
+    except UsageError as e:
+        if not e.message.startswith("no \\pithnumber"):
+            return Check("number", FAIL, e.message)
+        ident = None
+    inc = None if include is None else include.outcome
+    inc_number = None if inc is None else inc.number
+    if ident is None:
+        if inc_number is not None:
+            return Check("number", OK, "no \\pithnumber: pith.sty uses the include's number "
+                         "%s" % inc_number)
+        return Check("number", FAIL, "no \\pithnumber{...} in the .tex files and no include: "
+                     "the paper has no Pith Number")
+    if include_name == "false":
+        return Check("number", OK, "\\pithnumber{%s}; no include to compare it with" % str(ident))
+    if inc is None or inc_number is None:
+        return Check("number", ERROR, "not checked: the include is missing or unreadable "
+                     "(\\pithnumber is %s)" % str(ident))
+    if inc_number != ident.number:
+        return Check("number", FAIL, "the include is for %s but \\pithnumber is %s: run "
+                     "pith-tex fetch again" % (inc_number, ident.number))
+    year = None if inc.fields is None else inc.fields.year
+    if ident.year is not None and year is not None and ident.year != year:
+        return Check("number", FAIL, "\\pithnumber gives the year %d but the record of %s "
+                     "is from %d: write pith:%d:%s or leave the year out"
+                     % (ident.year, ident.number, year, year, ident.number))
+    return Check("number", OK, "the include is for \\pithnumber{%s}" % str(ident))
+
