@@ -1,6 +1,8 @@
 # Entry points; the README's two commands are `bash scripts/setup.sh && make example|test`.
-PYTHON ?= python3
-PITH_TEX ?= pith-tex
+# The project venv that scripts/setup.sh makes, when there is one; else what is on PATH.
+VENV = $(CURDIR)/.venv/bin
+PYTHON ?= $(if $(wildcard $(VENV)/python),$(VENV)/python,python3)
+PITH_TEX ?= $(if $(wildcard $(VENV)/pith-tex),$(VENV)/pith-tex,pith-tex)
 TEXFLAGS = -no-shell-escape -interaction=nonstopmode -halt-on-error
 # pdflatex twice (the badge's link needs no second run, the paper's references do);
 # on failure show the end of the log instead of TeX's whole chatter.
@@ -14,7 +16,7 @@ LATEX = $(CURDIR)/latex
 # The example is built the way an author builds: verify first, then compile.
 # TEXINPUTS points at latex/ so the repository's pith.sty is used, not a copy.
 example:
-	cd $(PAPER) && $(PITH_TEX) fetch --offline --resolver $(MIRROR) -o pith-number.tex
+	cd $(PAPER) && TEXINPUTS=$(LATEX): $(PITH_TEX) fetch --offline --resolver $(MIRROR) -o pith-number.tex
 	cd $(PAPER) && export TEXINPUTS=$(LATEX): && $(call COMPILE,main.tex) && $(call COMPILE,main.tex)
 	pdfinfo -custom $(PAPER)/main.pdf | grep -i '^Pith'
 	$(PITH_TEX) verify $(PAPER)/main.pdf

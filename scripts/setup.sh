@@ -1,20 +1,49 @@
 #!/usr/bin/env bash
-# Installs everything pith-tex needs on a fresh Debian/Ubuntu machine: TeX Live from the
-# distribution (every route arXiv uses, plus the classes the tests compile), the PDF/QR
-# readers the tests use, and this package with its test extras.
+# Sets up a machine to build the example and run the tests: TeX Live and the PDF/QR tools
+# from the distribution (every route arXiv uses, plus the classes the tests compile), then
+# a project virtual environment .venv with pith-tex and its test extras, which the Makefile
+# uses.  A venv because Debian 12 and Ubuntu 24.04 refuse `pip install` into the system
+# Python (PEP 668, "externally managed").  Root (or sudo) is needed only when a
+# distribution package is missing; run it again any time, it only adds what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+PACKAGES=(
+  make jq ghostscript poppler-utils zbar-tools lmodern python3 python3-venv
+  texlive-latex-base texlive-latex-recommended texlive-latex-extra
+  texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex
+  texlive-publishers
+)
 
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends \
-  make jq ghostscript poppler-utils zbar-tools lmodern \
-  texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-  texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex \
-  texlive-publishers >/dev/null
-$SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null  # make test-floors
+missing=()
+if command -v dpkg-query >/dev/null; then
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+else
+  echo "setup.sh: not a Debian/Ubuntu system: install TeX Live, poppler, zbar, ghostscript" \
+       "and Python 3 yourself (see README.md), then run this again" >&2
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || {
+      echo "setup.sh: these packages are missing and installing them needs root:" \
+           "${missing[*]}" >&2
+      exit 1
+    }
+    SUDO="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-python3 -m pip install -q -e '.[test]'
+# The project venv (re-created when broken, e.g. after the system Python changed).
+if ! .venv/bin/python -c "import sys" 2>/dev/null; then
+  rm -rf .venv
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test]'
+echo "setup.sh: ready; pith-tex is .venv/bin/pith-tex (make example, make test use it)"
