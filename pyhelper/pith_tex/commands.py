@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
 
@@ -186,6 +186,11 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         record=record_doc.canonical_record, signature=outcome.signature,
         key_id=outcome.key_id, signature_hex=outcome.signature_hex))
     state["include"] = {"path": output, "written": written}
+    paper = _paper_checks(os.path.dirname(os.path.abspath(output)), rec_data,
+                          record_doc.canonical_record)
+    state["checks"] = list(outcome.checks) + paper
+    if paper:
+        say(check_lines(paper))
     say(("wrote %s" if written else "%s is up to date") % safe_name(output))
     if not from_cache and not res.is_local:
         try:
@@ -194,6 +199,28 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
             click.echo("warning: could not cache the record in %s: %s"
                        % (cache.root, e.strerror or e), err=True)
     return 0
+
+
+def _paper_checks(paper_dir: str, rec_data: Any, record: Dict[str, Any]) -> List[Any]:
+    """``title`` and ``pith.sty`` when *paper_dir* (where the include goes) holds the
+    paper's main file: is the number this paper's, and will TeX find pith.sty?"""
+    from .discover import read_tex
+    from .errors import UsageError
+    from .readiness.mainfile import find_main
+    from .sty import ensure_sty
+    from .title import paper_title, title_check
+
+    try:
+        main_name = find_main(paper_dir)
+        source = read_tex(os.path.join(paper_dir, main_name))
+    except (UsageError, OSError):
+        return []  # no paper there (or several): nothing to compare, nowhere to put pith.sty
+    paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
+    title = paper.get("title") if isinstance(paper, dict) else None
+    canon = record.get("metadata", {}).get("title_canon_sha256")
+    return [title_check(paper_title(source), canon if isinstance(canon, str) else None,
+                        title if isinstance(title, str) else None, main_name),
+            ensure_sty(paper_dir, main_name)]
 
 
 @main.command()
