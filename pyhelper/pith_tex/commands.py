@@ -105,7 +105,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     from .identifier import check_requested_year, parse_identifier
     from .include import IncludeData, check_output, write_include
     from .report import check_lines
-    from .resolver import Deadline, open_resolver, parse_body, resolver_spec
+    from .resolver import Deadline, HttpResolver, open_resolver, parse_body, resolver_spec
     from .checks import decisive
     from .verify import verify_record
 
@@ -125,6 +125,8 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     spec = resolver_spec(resolver_opt)
     dl = Deadline(deadline)
     res = open_resolver(spec, timeout=timeout, deadline=dl)
+    if isinstance(res, HttpResolver):
+        res.on_retry = lambda line: click.echo("retry: " + line, err=True)
     cache = Cache()
     from_cache = offline and not res.is_local
     bundle_error = None
@@ -280,11 +282,14 @@ def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> in
               help="Copy (or replace) pith.sty with the one shipped in this pith-tex.")
 @click.option("--main", "main_file", metavar="FILE",
               help="The main .tex file, when DIR has several with \\documentclass.")
+@click.option("--tarball", metavar="FILE", type=click.Path(dir_okay=False),
+              help="When the paper is ready, write FILE (.tar.gz) with exactly the files "
+                   "the compile read from DIR: the upload for arXiv.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object (see pith_tex.readiness.check_json) instead of text.")
 @_guard
 def check(directory: str, route: str, fix: bool, main_file: Optional[str],
-          as_json: bool) -> int:
+          tarball: Optional[str], as_json: bool) -> int:
     """Check that the paper in DIR is ready to upload to arXiv.
 
     Finds the main file, checks pith.sty, the include and its number, looks for anything
@@ -293,4 +298,4 @@ def check(directory: str, route: str, fix: bool, main_file: Optional[str],
     """
     from .readiness import check_command
 
-    return check_command(directory, route, fix, main_file, as_json)
+    return check_command(directory, route, fix, main_file, as_json, tarball)

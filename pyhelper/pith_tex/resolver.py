@@ -185,6 +185,8 @@ class HttpResolver(Resolver):
         self.deadline = deadline or Deadline(60.0)
         self._session = session
         self._sleep = sleep
+        #: Called with one line before each retry's wait (``fetch`` prints it on stderr).
+        self.on_retry: Optional[Callable[[str], None]] = None
 
     def _get_session(self) -> Any:
         if self._session is None:
@@ -271,6 +273,9 @@ class HttpResolver(Resolver):
             if wait >= self.deadline.remaining():
                 raise CouldNotCheck("%s: %s, and the %s s deadline leaves no time to retry"
                                     % (url, last, _fmt(self.deadline.seconds)))
+            if self.on_retry is not None:  # progress for the author (fetch prints it)
+                self.on_retry("%s: %s; retrying in %s s (attempt %d of %d)"
+                              % (url, last, _fmt(wait), attempt + 1, MAX_ATTEMPTS))
             self._sleep(wait)
         raise CouldNotCheck("%s: %s (%d attempts)" % (url, last, MAX_ATTEMPTS))
 

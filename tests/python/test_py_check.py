@@ -56,7 +56,8 @@ def detail(doc: Dict[str, Any], name: str) -> str:
     return str(found)
 
 
-NAMES: List[str] = ["main", "pith.sty", "include", "number", "shell-escape", "compile", "pdf"]
+NAMES: List[str] = ["main", "pith.sty", "shell-escape", "files", "paths", "compile", "include",
+                    "number", "title", "citations", "pdf", "upload"]
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from ..checks import decisive
 from .compiler import ROUTES
@@ -37,37 +37,73 @@ def check_json(r: Optional[Readiness], code: int, error: Optional[str],
 
 
 def check_command(directory: str, route: str, fix: bool, main: Optional[str],
-                  as_json: bool) -> int:
-    """The body of ``pith-tex check``: print, then exit 0 or raise the decisive error."""
+                  as_json: bool, tarball: Optional[str] = None) -> int:
+    """The body of ``pith-tex check``: print each check as it completes, then exit 0 or
+    raise the decisive error.  *tarball*: write the upload there when the paper is ready."""
+    import sys
+
+    from ..checks import Check, exit_code_of
     from ..console import echo
     from ..errors import EXIT_FAILED, CouldNotCheck, PithError, VerificationFailed
     from ..report import LABELS, dumps
-    from ..checks import exit_code_of
+    from .upload import write_tarball
+
+    live = not as_json and sys.stderr.isatty()
+    shown = [0]  # the width of the progress line on the terminal, to clear it
+
+    def progress(text: str) -> None:
+        if live:
+            line = "... compile: %s" % text
+            sys.stderr.write("\r" + line.ljust(shown[0]))
+            sys.stderr.flush()
+            shown[0] = len(line)
+
+    def report(c: Check, extra: List[str]) -> None:
+        if as_json:
+            return
+        if shown[0]:
+            sys.stderr.write("\r" + " " * shown[0] + "\r")
+            sys.stderr.flush()
+            shown[0] = 0
+        lines = ["%-6s%-13s%s" % (LABELS[c.status], c.name, c.detail)]
+        lines.extend(("      | " + ln).rstrip() for ln in extra)
+        echo("\n".join(lines))
 
     try:
-        r = run_checks(directory, route, fix, main)
+        r = run_checks(directory, route, fix, main, report=report, progress=progress)
     except PithError as e:
         if as_json:
             echo(dumps(check_json(None, e.exit_code, e.message, directory, route)))
         raise
     code = exit_code_of(r.checks)
+    wrote = None
+    if code == 0 and tarball is not None and r.upload is not None:
+        try:
+            write_tarball(tarball, directory, r.upload)
+            wrote = tarball
+        except OSError as e:
+            raise CouldNotCheck("the paper is ready, but writing %s failed: %s"
+                                % (tarball, e.strerror or e))
     bad = decisive(r.checks)
     error = None
     if code != 0 and bad is not None:
         error = "%s: %s: %s" % ("not ready for arXiv" if code == EXIT_FAILED
                                 else "could not check", bad.name, bad.detail)
+        if tarball is not None:
+            error += "; %s was not written" % tarball
     if as_json:
-        echo(dumps(check_json(r, code, error, directory, route)))
-    else:
-        lines = []
-        for c in r.checks:  # check_line's columns, the name column one wider for
-            lines.append("%-6s%-13s%s" % (LABELS[c.status], c.name, c.detail))  # shell-escape
-            if c.name == "compile":
-                lines.extend(("      | " + ln).rstrip() for ln in r.log_excerpt)
-        if code == 0:
-            lines.append("ready for arXiv (%s): upload %s with the files beside it"
-                         % (route, r.main))
-        echo("\n".join(lines))
+        doc = check_json(r, code, error, directory, route)
+        doc["upload"] = r.upload
+        doc["tarball"] = wrote
+        echo(dumps(doc))
+    elif code == 0:
+        files = " ".join(r.upload or [r.main])
+        if wrote is not None:
+            echo("ready for arXiv (%s): wrote %s with the %d files to upload: %s"
+                 % (route, wrote, len(r.upload or []), files))
+        else:
+            echo("ready for arXiv (%s): upload exactly these files (or run with --tarball "
+                 "FILE): %s" % (route, files))
     if error is not None:
         raise (VerificationFailed if code == EXIT_FAILED else CouldNotCheck)(error)
     return code

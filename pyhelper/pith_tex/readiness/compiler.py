@@ -7,10 +7,12 @@ import re
 import shutil
 import subprocess
 import time
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..discover import read_tex
+from .sandbox import OUTPUT_CAP, run_limited
+from .upload import Recorded, read_fls
 
 ROUTES = ("pdflatex", "dvips", "xelatex")
 MAX_RUNS = 5  # arXiv runs LaTeX at most 5 times
@@ -63,89 +65,130 @@ def _log_excerpt(log: str) -> Tuple[str, List[str]]:
     return (tail[-1] if tail else "no log"), tail
 
 
-class _Budget:
-    def __init__(self, seconds: float) -> None:
-        self.end = time.monotonic() + seconds
+class Compiled(NamedTuple):
+    check: Check
+    pdf: Optional[str]  # the PDF's path; None: no PDF
+    excerpt: List[str]  # the log around the first error
+    log: Optional[str]  # the last LaTeX run's log (None: no run finished)
+    recorded: Optional[Recorded]  # TeX's -recorder list of the last LaTeX run
 
-    def left(self) -> float:
-        return max(1.0, self.end - time.monotonic())
 
-
-def _run(cmd: List[str], cwd: str, env: Dict[str, str], budget: _Budget
-         ) -> "subprocess.CompletedProcess[str]":
-    return subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          errors="replace", timeout=budget.left())
+def _arg(name: str) -> str:
+    """A file name as a program argument: ``./-x.tex``, never the option ``-x.tex``."""
+    return "./" + name if name.startswith("-") else name
 
 
 def compile_paper(paper: str, main: str, route: str,
-                  budget_seconds: float = COMPILE_BUDGET
-                  ) -> Tuple[Check, Optional[str], List[str]]:
-    """Compile *main* in the directory *paper* (a scratch copy) on *route*.
-
-    Returns the ``compile`` check, the PDF's path (None: no PDF) and the log excerpt."""
+                  budget_seconds: float = COMPILE_BUDGET,
+                  progress: Optional[Callable[[str], None]] = None) -> Compiled:
+    """Compile *main* in the directory *paper* (a scratch copy) on *route*, under
+    :mod:`pith_tex.readiness.sandbox`'s limits.  *progress* hears "pdflatex run 2" etc."""
     tools = []
     for name in _TOOLS[route]:
         path = shutil.which(name)
         if path is None:
-            return Check("compile", ERROR, "%s is not installed: install TeX Live to compile "
-                         "(e.g. scripts/setup.sh)" % name), None, []
+            return Compiled(Check("compile", ERROR, "%s is not installed: install TeX Live "
+                                  "to compile (see README.md)" % name), None, [], None, None)
         tools.append(path)
     job = os.path.splitext(main)[0]
-    for ext in (".pdf", ".dvi", ".ps"):
-        try:
-            os.unlink(os.path.join(paper, job + ext))  # a stale result proves nothing
-        except FileNotFoundError:
-            pass
-    env = _env(os.path.dirname(paper))
-    budget = _Budget(budget_seconds)
+    work = os.path.dirname(paper)
+    env = _env(work)
+    end = time.monotonic() + budget_seconds
     engine = _ENGINES[route]
-    cmd = [tools[0], "-interaction=nonstopmode", "-no-shell-escape", main]
+    cmd = [tools[0], "-interaction=nonstopmode", "-no-shell-escape", "-recorder", _arg(main)]
+    joblog = os.path.join(paper, job + ".log")
+    output = os.path.join(work, "tex-output.txt")  # outside the copy: not an input
     log = ""
     runs = 0
+
+    def stopped(what: str, why: Optional[str]) -> Compiled:
+        if why == "time":
+            msg = "%s did not finish within %d s in all (arXiv stops it too)" % (
+                what, budget_seconds)
+        else:
+            msg = "%s wrote more than %d MB of log or output: stopped" % (
+                what, OUTPUT_CAP // (1024 * 1024))
+        return Compiled(Check("compile", FAIL, msg), None, [], None, None)
+
+    def say(text: str) -> None:
+        if progress is not None:
+            progress(text)
+
     try:
         while runs < MAX_RUNS:
             runs += 1
-            p = _run(cmd, paper, env, budget)
+            say("%s run %d" % (engine, runs))
+            r = run_limited(cmd, paper, env, end, output, (joblog,))
+            if r.stopped:
+                return stopped(engine, r.stopped)
             try:
-                log = read_tex(os.path.join(paper, job + ".log"))
+                log = read_tex(joblog)
             except OSError:
-                log = p.stdout
-            if p.returncode != 0:
+                log = r.output
+            if r.returncode != 0:
                 first, excerpt = _log_excerpt(log)
-                return Check("compile", FAIL, "%s failed (run %d): %s"
-                             % (engine, runs, first)), None, excerpt
+                return Compiled(Check("compile", FAIL, "%s failed (run %d): %s"
+                                      % (engine, runs, first)), None, excerpt, log,
+                                _recorded(paper, job))
             if not _RERUN_RE.search(log):
                 break
         rerun = runs == MAX_RUNS and bool(_RERUN_RE.search(log))
+        recorded = _recorded(paper, job)
         out = job + (".dvi" if route == "dvips" else ".pdf")
         if not os.path.exists(os.path.join(paper, out)):
-            return Check("compile", FAIL, "%s made no %s (%s)" % (
+            return Compiled(Check("compile", FAIL, "%s made no %s (%s)" % (
                 engine, out, "no pages of output" if "No pages of output" in log
-                else "see the log")), None, log.splitlines()[-8:]
+                else "see the log")), None, log.splitlines()[-8:], log, recorded)
         steps = "%s x%d" % (engine, runs)
         if route == "dvips":
-            for cmd2, name in (([tools[1], "-R2", "-q", "-z", job + ".dvi", "-o", job + ".ps"],
-                                "dvips -R2 -q -z"),
-                               ([tools[2], job + ".ps", job + ".pdf"], "ps2pdf")):
-                p = _run(cmd2, paper, env, budget)
-                if p.returncode != 0:
-                    tail = [ln for ln in p.stdout.splitlines() if ln.strip()][-8:]
-                    return Check("compile", FAIL, "%s failed (exit %d)%s" % (
-                        name, p.returncode, ": " + tail[0] if tail else "")), None, tail
+            for cmd2, name in (([tools[1], "-R2", "-q", "-z", _arg(job + ".dvi"), "-o",
+                                 _arg(job + ".ps")], "dvips -R2 -q -z"),
+                               ([tools[2], _arg(job + ".ps"), _arg(job + ".pdf")], "ps2pdf")):
+                say(name)
+                r = run_limited(cmd2, paper, env, end, output)
+                if r.stopped:
+                    return stopped(name, r.stopped)
+                if r.returncode != 0:
+                    tail = [ln for ln in r.output.splitlines() if ln.strip()][-8:]
+                    return Compiled(Check("compile", FAIL, "%s failed (exit %d)%s" % (
+                        name, -1 if r.returncode is None else r.returncode,
+                        ": " + tail[0] if tail else "")), None, tail, log,
+                        recorded)
             steps += ", dvips -R2 -q -z, ps2pdf"
-    except subprocess.TimeoutExpired as e:
-        name = os.path.basename(str(e.cmd[0])) if isinstance(e.cmd, list) else "TeX"
-        return Check("compile", FAIL, "%s did not finish within %d s in all"
-                     % (name, budget_seconds)), None, []
     except OSError as e:
-        return Check("compile", ERROR, "could not run %s: %s" % (engine, e.strerror or e)), \
-            None, []
+        return Compiled(Check("compile", ERROR, "could not run %s: %s"
+                              % (engine, e.strerror or e)), None, [], None, None)
     pdf = os.path.join(paper, job + ".pdf")
     if not os.path.exists(pdf):
-        return Check("compile", FAIL, "%s: no %s.pdf was made" % (steps, job)), None, []
+        return Compiled(Check("compile", FAIL, "%s: no %s.pdf was made" % (steps, job)), None,
+                        [], log, recorded)
     if rerun:
-        return Check("compile", WARN, "%s: compiles, but the log still asks for a rerun "
-                     "after %d runs (arXiv stops there)" % (steps, MAX_RUNS)), pdf, []
-    return Check("compile", OK, "%s: compiles with no error (no shell escape)" % steps), pdf, []
+        return Compiled(Check("compile", WARN, "%s: compiles, but the log still asks for a "
+                              "rerun after %d runs (arXiv stops there)" % (steps, MAX_RUNS)),
+                        pdf, [], log, recorded)
+    return Compiled(Check("compile", OK, "%s: compiles with no error (no shell escape)"
+                          % steps), pdf, [], log, recorded)
 
+
+def _recorded(paper: str, job: str) -> Optional[Recorded]:
+    try:
+        return read_fls(read_tex(os.path.join(paper, job + ".fls")), paper)
+    except OSError:
+        return None
+
+
+def tex_roots() -> List[str]:
+    """The directories TeX Live reads from by itself (its trees and configuration)."""
+    roots = ["/usr/share/texlive", "/usr/share/texmf", "/usr/share/fonts", "/etc/texmf",
+             "/var/lib/texmf", "/usr/local/texlive"]
+    exe = shutil.which("kpsewhich")
+    if exe is not None:
+        for var in ("TEXMFROOT", "TEXMFDIST", "TEXMFMAIN", "TEXMFLOCAL", "TEXMFSYSVAR",
+                    "TEXMFSYSCONFIG", "TEXMFVAR", "TEXMFCONFIG"):
+            try:
+                p = subprocess.run([exe, "-var-value=" + var], capture_output=True,
+                                   text=True, timeout=30, stdin=subprocess.DEVNULL)
+            except (OSError, subprocess.SubprocessError):
+                continue
+            roots.extend(v for v in p.stdout.strip().split(":") if v.startswith("/"))
+    return roots

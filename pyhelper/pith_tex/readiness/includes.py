@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN, decisive
 from ..discover import find_pith_numbers
-from ..errors import UsageError
+from ..errors import PithError, UsageError
 from ..files import verify_include_file
 from .texsource import DEFAULT_INCLUDE, strip_comments
 
@@ -122,3 +122,123 @@ def check_number(directory: str, include_name: str,
                      % (ident.year, ident.number, year, year, ident.number))
     return Check("number", OK, "the include is for \\pithnumber{%s}" % str(ident))
 
+
+
+# -- which include the compile read (issue 9: check what TeX read, not what it seems to) --
+
+#: pith.sty's log line naming the include it read (``pith-include: read NAME``), looked
+#: for (``missing NAME``), or that it read none (``none``).
+_INCLUDE_LOG_RE = re.compile(r"^pith-include: (read|missing|none)(?: (.+?))?\s*$", re.M)
+_MAX_INCLUDE_BYTES = 1 << 20
+
+
+def _looks_like_include(path: str) -> bool:
+    if not os.path.isfile(path) or path.endswith((".sty", ".cls")):
+        return False
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_INCLUDE_BYTES)
+    except OSError:
+        return False
+    return b"\\pithrecord{" in data and b"\\documentclass" not in data
+
+
+def include_read(log: Optional[str], read: Optional[List[str]], copy: str
+                 ) -> Optional[Tuple[str, Optional[str]]]:
+    """What the compile did about the include: ``("read", NAME)``, ``("missing", NAME)``
+    or ``("none", None)``; None when it cannot be told.  From pith.sty's log line when
+    there is one, else from the files TeX read (*read*: relative to the copy) that are
+    includes."""
+    if log is not None:
+        found = _INCLUDE_LOG_RE.findall(log)
+        if found:
+            kind, name = found[-1]
+            return kind, (name or None)
+    if read is None:
+        return None
+    includes = [n for n in read if _looks_like_include(os.path.join(copy, n))]
+    if len(includes) == 1:
+        return "read", includes[0]
+    return ("none", None) if not includes else None
+
+
+def include_from_compile(directory: str, setting: str,
+                         what: Optional[Tuple[str, Optional[str]]]
+                         ) -> Tuple[Optional[Check], str]:
+    """The include to verify (a name in *directory*, or ``"false"``), and a FAIL when the
+    compile contradicts the preamble's *setting* in a way that cannot be verified."""
+    if what is None:
+        return None, setting
+    kind, name = what
+    if kind == "none":
+        if setting == "false" or not os.path.exists(_include_path(directory, setting)):
+            return None, setting  # the include check says what to do
+        return Check("include", FAIL, "the compile read no include although the preamble "
+                     "names %s: is include=false set in an \\input file or a \\pithsetup "
+                     "elsewhere? The badge would be unverified" % setting), setting
+    assert name is not None
+    rel = os.path.normpath(name)
+    if kind == "missing":
+        return Check("include", FAIL, "pith.sty looked for the include %s, which is not in "
+                     "the upload: run pith-tex fetch -o %s" % (rel, rel)), setting
+    if rel.startswith("..") or os.path.isabs(rel):
+        return Check("include", FAIL, "the compile read the include %s, outside the upload"
+                     % rel), setting
+    return None, rel
+
+
+def check_title(directory: str, main_name: str, main_text: str,
+                include: Optional[FileOutcome]) -> Check:
+    """The ``title`` check: the paper's ``\\title`` against the include's ``title-sha256``
+    and, when the verified record is at hand (cache, or PITH_RESOLVER naming a mirror on
+    disk), its title."""
+    from ..include import parse_include
+    from ..title import paper_title, title_check
+
+    if include is None or include.outcome is None or include.outcome.number is None:
+        return Check("title", ERROR, "not checked: no include verified")
+    try:
+        with open(include.path if os.path.isabs(include.path)
+                  else os.path.join(directory, include.path), "rb") as f:
+            data = parse_include(f.read(_MAX_INCLUDE_BYTES).decode("ascii", "replace"))
+        canon = data.record["metadata"]["title_canon_sha256"]
+    except (OSError, ValueError, KeyError, TypeError, PithError) as e:
+        return Check("title", ERROR, "not checked: cannot read title-sha256 from the include "
+                     "(%s)" % e)
+    return title_check(paper_title(main_text), canon if isinstance(canon, str) else None,
+                       _record_title(include.outcome.number), main_name)
+
+
+def _record_title(number: str) -> Optional[str]:
+    """``paper.title`` of the verified record of *number*, from the cache or a mirror on
+    disk; None when neither has it."""
+    import json
+
+    from ..cache import Cache
+
+    bodies: List[bytes] = []
+    try:
+        entry = Cache().load(number)
+        if entry is not None:
+            bodies.append(entry[0])
+    except OSError:
+        pass
+    mirror = os.environ.get("PITH_RESOLVER", "")
+    if mirror and os.path.isdir(mirror):
+        path = os.path.join(mirror, "pith", number + ".json")
+        try:
+            if os.path.isfile(path):
+                with open(path, "rb") as f:
+                    bodies.append(f.read(_MAX_INCLUDE_BYTES))
+        except OSError:
+            pass
+    for body in bodies:
+        try:
+            doc = json.loads(body)
+        except ValueError:
+            continue
+        paper = doc.get("paper") if isinstance(doc, dict) else None
+        title = paper.get("title") if isinstance(paper, dict) else None
+        if isinstance(title, str):
+            return title
+    return None

@@ -1,21 +1,28 @@
-"""Every check of ``pith-tex check``, in order, on one paper directory."""
+"""Every check of ``pith-tex check``, in order, on one paper directory.
+
+Each check is handed to *report* as soon as it is known, so the author sees progress;
+*progress* hears which compile run is going.
+"""
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
-from typing import List, NamedTuple, Optional
+from typing import Callable, List, NamedTuple, Optional
 
-from ..checks import Check, ERROR, FileOutcome, OK
+from ..checks import Check, ERROR, FAIL, FileOutcome, OK
 from ..discover import read_tex
 from ..errors import UsageError
-from .compiler import ROUTES, compile_paper
-from .includes import check_include, check_number, include_setting
+from .citations import check_citations
+from .compiler import ROUTES, compile_paper, tex_roots
+from .includes import (check_include, check_number, check_title, include_from_compile,
+                       include_read, include_setting)
 from .mainfile import find_main
+from .paths import check_paths
 from .pdfcheck import check_pdf
+from .sandbox import Refused, copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
+from .upload import bad_name, outside_reads, shown_name, upload_check, upload_list
 
 
 class Readiness(NamedTuple):
@@ -28,61 +35,111 @@ class Readiness(NamedTuple):
     fixed: List[str]  # what --fix did, one sentence each
     log_excerpt: List[str]  # the compile's log around the first error, else []
     pdf: Optional[FileOutcome]  # the PDF verifier's outcome, its path the PDF's name
+    upload: Optional[List[str]] = None  # the files to upload (None: not compiled)
 
 
-def _copy_paper(directory: str, dest: str) -> None:
-    def ignore(_src: str, names: List[str]) -> List[str]:
-        return [n for n in names if n.startswith(".") or n == "__pycache__"]
+def _tex_sources(directory: str) -> List[str]:
+    found: List[str] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(os.path.join(root, n) for n in sorted(files)
+                     if n.endswith(".tex") and not os.path.islink(os.path.join(root, n)))
+    return found
 
-    shutil.copytree(directory, dest, symlinks=False, ignore=ignore,
-                    ignore_dangling_symlinks=True)
+
+def _files_check(refused: List[Refused]) -> Check:
+    if not refused:
+        return Check("files", OK, "regular files only")
+    return Check("files", FAIL, "arXiv takes regular files only: %s; replace each with the "
+                 "file itself" % "; ".join("%s is %s" % (shown_name(r.path), r.why)
+                                           for r in refused))
 
 
 def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
-               main: Optional[str] = None) -> Readiness:
-    """Every check of ``pith-tex check``; :class:`UsageError` when there is no main file."""
+               main: Optional[str] = None,
+               report: Optional[Callable[[Check, List[str]], None]] = None,
+               progress: Optional[Callable[[str], None]] = None) -> Readiness:
+    """Every check of ``pith-tex check``; :class:`UsageError` when there is no main file.
+    *report* is called with each check (and the compile's log excerpt) as it completes."""
     if route not in ROUTES:
         raise UsageError("unknown route %s (%s)" % (route, ", ".join(ROUTES)))
+    checks: List[Check] = []
+
+    def add(c: Check, lines: Optional[List[str]] = None) -> None:
+        checks.append(c)
+        if report is not None:
+            report(c, lines or [])
+
     main_name = find_main(directory, main)
-    checks = [Check("main", OK, "%s (uncommented \\documentclass)" % main_name)]
+    why = bad_name(main_name)
+    add(Check("main", OK, "%s (uncommented \\documentclass)" % main_name) if why is None
+        else Check("main", FAIL, "%s: arXiv refuses the name (%s): rename it"
+                   % (shown_name(main_name), why)))
+    job = os.path.splitext(main_name)[0]
     fixed: List[str] = []
     sty, did = check_sty(directory, fix)
-    checks.append(sty)
+    add(sty)
     if did is not None:
         fixed.append(did)
     try:
         main_text = read_tex(os.path.join(directory, main_name))
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e))
-    include_name = include_setting(main_text)
-    inc_check, inc = check_include(directory, include_name)
-    checks.append(inc_check)
-    number = check_number(directory, include_name, inc)
-    checks.append(number)
-    checks.append(check_shell_escape(directory))
+    add(check_shell_escape(directory))
+    sources = _tex_sources(directory)
     excerpt: List[str] = []
     pdf_out: Optional[FileOutcome] = None
-    if not os.path.exists(os.path.join(directory, "pith.sty")):
-        checks.append(Check("compile", ERROR, "not run: pith.sty is missing"))
-        checks.append(Check("pdf", ERROR, "not checked: nothing was compiled"))
-    else:
-        expected = None
-        if inc is not None and inc.outcome is not None and number.status == OK:
-            expected = inc.outcome.number
-        with tempfile.TemporaryDirectory(prefix="pith-check-") as tmp:
-            paper = os.path.join(tmp, "paper")
-            try:
-                _copy_paper(directory, paper)
-            except (OSError, shutil.Error) as e:
-                checks.append(Check("compile", ERROR, "could not copy %s: %s" % (directory, e)))
-                checks.append(Check("pdf", ERROR, "not checked: nothing was compiled"))
-                return Readiness(directory, main_name, route, checks, fixed, [], None)
-            comp, pdf, excerpt = compile_paper(paper, main_name, route)
-            checks.append(comp)
-            if pdf is None:
-                checks.append(Check("pdf", ERROR, "not checked: no PDF was made"))
-            else:
-                pdf_check, pdf_out = check_pdf(pdf, os.path.basename(pdf), expected)
-                checks.append(pdf_check)
-    return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out)
-
+    log: Optional[str] = None
+    upload: Optional[List[str]] = None
+    setting = include_setting(main_text)
+    with scratch() as tmp:
+        paper = os.path.join(tmp, "paper")
+        try:
+            refused = copy_upload(directory, paper, job)
+        except OSError as e:
+            raise UsageError("cannot read %s: %s" % (directory, e))
+        add(_files_check(refused))
+        compiled = None
+        if not os.path.exists(os.path.join(paper, "pith.sty")):
+            add(check_paths(directory, []))
+            add(Check("compile", ERROR, "not run: pith.sty is missing"))
+        else:
+            compiled = compile_paper(paper, main_name, route, progress=progress)
+            outside: List[str] = []
+            if compiled.recorded is not None:
+                outside = outside_reads(compiled.recorded, paper, tex_roots())
+            add(check_paths(directory, outside))
+            excerpt, log = compiled.excerpt, compiled.log
+            add(compiled.check, excerpt)
+            if compiled.recorded is not None:
+                upload = upload_list(compiled.recorded, paper)
+        # The include: the one the compile read, when that can be told (issue 9).
+        what = None if compiled is None or compiled.log is None else include_read(
+            compiled.log, upload, paper)
+        contradiction, include_name = include_from_compile(directory, setting, what)
+        if contradiction is not None:
+            add(contradiction)
+            inc = None
+        else:
+            inc_check, inc = check_include(directory, include_name)
+            add(inc_check)
+        number = check_number(directory, include_name, inc)
+        add(number)
+        add(check_title(directory, main_name, main_text, inc))
+        add(check_citations(directory, job, sources, log))
+        if compiled is None or compiled.pdf is None:
+            add(Check("pdf", ERROR, "not checked: %s" % (
+                "nothing was compiled" if compiled is None else "no PDF was made")))
+        else:
+            expected = None
+            if inc is not None and inc.outcome is not None and number.status == OK:
+                expected = inc.outcome.number
+            pdf_check, pdf_out = check_pdf(compiled.pdf, os.path.basename(compiled.pdf),
+                                           expected)
+            add(pdf_check)
+        # The html check (LaTeXML, pith_tex/html.py) goes here, after the pdf.
+        if upload is not None:
+            add(upload_check(upload))
+        else:
+            add(Check("upload", ERROR, "not listed: the compile did not finish"))
+    return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload)

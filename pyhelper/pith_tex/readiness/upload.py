@@ -1,0 +1,134 @@
+"""What to upload: the files the compile read from the paper (TeX's ``-recorder`` list,
+``main.fls``), nothing it wrote and nothing unused; file names arXiv refuses; files read
+from outside the upload; and ``check --tarball``.
+
+A ``.fls`` file has ``PWD dir`` then ``INPUT path`` and ``OUTPUT path`` lines, paths
+relative to ``PWD`` or absolute.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tarfile
+from typing import Iterable, List, NamedTuple, Optional, Set
+
+from ..checks import Check, FAIL, OK
+
+#: arXiv's rule for file names: letters, digits and ``_ + - . , =``, not starting with -.
+_GOOD_NAME_RE = re.compile(r"[A-Za-z0-9_+.,=][A-Za-z0-9_+.,=-]*\Z")
+
+
+class Recorded(NamedTuple):
+    read: List[str]  # absolute, normalised, in the order first read
+    written: Set[str]
+
+
+def read_fls(text: str, cwd: str) -> Recorded:
+    pwd = cwd
+    read: List[str] = []
+    seen: Set[str] = set()
+    written: Set[str] = set()
+    for line in text.splitlines():
+        kind, _, path = line.partition(" ")
+        if kind == "PWD":
+            pwd = path
+            continue
+        if kind not in ("INPUT", "OUTPUT") or not path:
+            continue
+        full = os.path.normpath(os.path.join(pwd, path))
+        if kind == "OUTPUT":
+            written.add(full)
+        elif full not in seen:
+            seen.add(full)
+            read.append(full)
+    return Recorded(read, written)
+
+
+def upload_list(rec: Recorded, copy: str) -> List[str]:
+    """The files of the paper the compile read and did not write, relative to *copy*
+    (the scratch copy of DIR), in the order TeX read them."""
+    root = os.path.realpath(copy)
+    names: List[str] = []
+    for full in rec.read:
+        real = os.path.realpath(full)
+        if real in rec.written or full in rec.written:
+            continue
+        if not real.startswith(root + os.sep) or not os.path.isfile(real):
+            continue
+        names.append(os.path.relpath(real, root))
+    return names
+
+
+def bad_name(rel: str) -> Optional[str]:
+    """Why arXiv refuses the path *rel*, or None."""
+    for part in rel.split(os.sep):
+        if "\n" in part or "\r" in part:
+            return "a newline in its name"
+        if part.startswith("-"):
+            return "a name starting with -"
+        if any(c.isspace() for c in part):
+            return "a space in its name"
+        if not _GOOD_NAME_RE.match(part):
+            return "characters other than letters, digits and _ + - . , = in its name"
+    return None
+
+
+def shown_name(rel: str) -> str:
+    """*rel* for a report line: never a raw newline or control character."""
+    return rel if rel.isprintable() else ascii(rel)
+
+
+def check_names(names: Iterable[str]) -> Optional[Check]:
+    """FAIL naming the files of the upload whose names arXiv refuses; None when all pass."""
+    bad = [(n, why) for n in names for why in [bad_name(n)] if why is not None]
+    if not bad:
+        return None
+    return Check("upload", FAIL, "arXiv refuses these file names: %s; rename them (and "
+                 "the \\input or \\includegraphics that names them)"
+                 % "; ".join("%s (%s)" % (shown_name(n), why) for n, why in bad))
+
+
+def outside_reads(rec: Recorded, copy: str, tex_roots: Iterable[str]) -> List[str]:
+    """Files the compile read that are neither in the upload nor in TeX's own trees."""
+    root = os.path.realpath(copy)
+    roots = [os.path.realpath(r) for r in tex_roots if r]
+    found = []
+    for full in rec.read:
+        real = os.path.realpath(full)
+        if real.startswith(root + os.sep) or real == root:
+            continue
+        if any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+            continue
+        found.append(full)
+    return found
+
+
+def write_tarball(target: str, directory: str, names: List[str]) -> None:
+    """``target`` (.tar.gz): exactly *names*, read from *directory*, as regular files
+    with plain metadata; written to a temp file and renamed, so a failure leaves none."""
+    tmp = target + ".tmp-%d" % os.getpid()
+    try:
+        with tarfile.open(tmp, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+            for n in names:
+                path = os.path.join(directory, n)
+                info = tar.gettarinfo(path, arcname=n)
+                if not info.isreg():
+                    raise OSError("%s is not a regular file" % n)
+                info.uid = info.gid = 0
+                info.uname = info.gname = ""
+                info.mode = 0o644
+                with open(path, "rb") as f:
+                    tar.addfile(info, f)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def upload_check(names: List[str]) -> Check:
+    bad = check_names(names)
+    if bad is not None:
+        return bad
+    return Check("upload", OK, "%d file%s: %s" % (len(names), "" if len(names) == 1 else "s",
+                                                   " ".join(names)))
