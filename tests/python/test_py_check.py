@@ -346,3 +346,109 @@ def test_tex_not_installed_is_could_not_check(paper: Path) -> None:
     assert {st[n] for n in NAMES[:5]} == {"ok"}
     assert doc["verdict"] == "could-not-check"
     assert r.stderr.startswith("error: could not check: compile:")
+
+
+# -- sandboxed like arXiv (issue 9 item 5) -------------------------------------------------
+
+def test_symlink_is_refused_and_named(paper: Path, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("outside the upload\n")
+    os.symlink(target, paper / "data.txt")
+    code, doc, _ = check(paper)
+    assert code == 1
+    assert statuses(doc)["files"] == "fail"
+    assert "data.txt is a symbolic link" in detail(doc, "files")
+    assert statuses(doc)["compile"] == "ok"  # the rest still runs
+
+
+@pytest.mark.parametrize("how", ["absolute", "parent"])
+def test_input_outside_the_upload_fails(paper: Path, tmp_path: Path, how: str) -> None:
+    (tmp_path / "outside.tex").write_text("Text from outside the upload.\n")
+    name = str(tmp_path / "outside") if how == "absolute" else "../outside"
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    (paper / "main.tex").write_text(
+        text.replace("\\section{Introduction}", "\\input{%s}\n\\section{Introduction}" % name),
+        encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert code == 1
+    assert statuses(doc)["paths"] == "fail"
+    assert "main.tex:" in detail(doc, "paths") and name in detail(doc, "paths")
+
+
+def test_main_named_like_an_option(paper: Path) -> None:
+    os.rename(paper / "main.tex", paper / "-x.tex")
+    code, doc, _ = check(paper)
+    assert code == 1 and doc["main"] == "-x.tex"
+    st = statuses(doc)
+    assert st["main"] == "fail" and "starting with -" in detail(doc, "main")
+    # TeX got ./-x.tex, a file, not the option -x: it compiled and the PDF verifies
+    assert st["compile"] == "ok" and st["pdf"] == "ok", doc
+
+
+def test_runaway_output_is_stopped_and_cleaned_up(paper: Path, tmp_path: Path) -> None:
+    add_to_preamble(paper, "\\def\\x{\\message{runaway output runaway output}\\x}\\x")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    r = pith_tex("check", paper, "--json", env=dict(os.environ, TMPDIR=str(scratch)))
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1
+    assert statuses(doc)["compile"] == "fail"
+    assert "more than 20 MB" in detail(doc, "compile")
+    assert os.listdir(scratch) == []  # the scratch copy is gone
+
+
+def test_sigterm_removes_the_scratch_copy(paper: Path, tmp_path: Path) -> None:
+    import signal
+    import time
+
+    add_to_preamble(paper, "\\def\\x{\\x}\\x")  # TeX loops silently
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    p = subprocess.Popen([sys.executable, "-m", "pith_tex", "check", str(paper)],
+                         env=dict(os.environ, TMPDIR=str(scratch)),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for _ in range(600):  # until TeX runs in the scratch copy (bounded)
+            if any(d.glob("tex-output.txt") for d in scratch.glob("pith-check-*")):
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("check never started TeX")
+        p.send_signal(signal.SIGTERM)
+        p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode != 0
+    assert os.listdir(scratch) == []
+
+
+# -- the include the compile read (issue 9 item 2) ----------------------------------------
+
+def test_include_named_inside_iffalse_does_not_fool_check(paper: Path) -> None:
+    add_to_preamble(paper, "\\iffalse\\pithsetup{include=nothere.tex}\\fi")
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)  # TeX read pith-number.tex, and that one verifies
+    assert "pith-number.tex" in detail(doc, "include")
+
+
+def test_include_false_in_an_input_file_is_caught(paper: Path) -> None:
+    (paper / "settings.tex").write_text("\\pithsetup{include=false}\n")
+    add_to_preamble(paper, "\\input{settings}")
+    code, doc, _ = check(paper)
+    assert code == 1
+    assert statuses(doc)["include"] == "fail"
+    assert "read no include" in detail(doc, "include")
+
+
+def test_upload_lists_what_the_compile_read(paper: Path) -> None:
+    (paper / "unused.tex").write_text("never read\n")
+    (paper / "used.tex").write_text("Some text.\n")
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    (paper / "main.tex").write_text(
+        text.replace("\\section{Introduction}", "\\input{used}\n\\section{Introduction}"),
+        encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert sorted(doc["upload"]) == ["main.tex", "pith-number.tex", "pith.sty", "used.tex"]
+    assert "unused.tex" not in detail(doc, "upload")
