@@ -101,7 +101,9 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     from .cache import Cache
     from .discover import find_pith_numbers
     from .documents import parse_bundle_doc, parse_record_doc
-    from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed, safe_name
+    from .checks import Check, FAIL
+    from .errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, UsageError, VerificationFailed,
+                         safe_name)
     from .identifier import check_requested_year, parse_identifier
     from .include import IncludeData, check_output, write_include
     from .report import check_lines
@@ -165,16 +167,33 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         n, record_doc, bundle_doc, require_signature=require_signature,
         bundle_error=bundle_error,
         no_bundle_reason="the resolver has no bundle.json for it, so no receipt")
-    state["checks"] = outcome.checks
-    say(check_lines(outcome.checks))
+    shown = [_author_facing(c) for c in outcome.checks]
+    year_error = None
+    if outcome.exit_code == EXIT_OK and outcome.fields is not None:
+        try:
+            check_requested_year(ident, outcome.fields.year)
+        except UsageError as e:  # the record is fine; the year typed is not: say so here
+            year_error = e
+            shown = [Check("year", FAIL, e.message) if c.name == "year" else c for c in shown]
+    state["checks"] = shown
+    say(check_lines(shown))
+    if year_error is not None:
+        raise year_error
     code = outcome.exit_code
     if code != EXIT_OK:
         # The decisive check (first failure, else first error) becomes the error line.
         bad = decisive(outcome.checks)
         assert bad is not None  # a non-zero exit code has a failed or erroneous check
         if code == EXIT_FAILED:
-            where = (" (the cached copy %s is tampered or corrupt: delete it and fetch again)"
-                     % cache.record_path(n)) if from_cache else ""
+            unsigned = (require_signature and bad.name == "signature"
+                        and bad.detail.endswith("(--require-signature)"))
+            where = ""
+            if from_cache and unsigned:
+                where = (" (the cached record is intact but unsigned: the resolver has not "
+                         "signed it yet)")
+            elif from_cache:
+                where = (" (the cached copy %s is tampered or corrupt: delete it and fetch "
+                         "again)" % cache.record_path(n))
             raise VerificationFailed("verification failed%s: %s: %s; %s was left untouched"
                                      % (where, bad.name, bad.detail, output))
         raise CouldNotCheck("could not check: %s: %s; %s was left untouched"
@@ -182,7 +201,6 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     fields = outcome.fields
     # exit code 0: every check passed, so the record shape, digest and signature are known
     assert fields is not None and outcome.sha256 is not None and outcome.signature is not None
-    check_requested_year(ident, fields.year)
     written = write_include(output, IncludeData(
         number=n, year=fields.year, sha256=outcome.sha256,
         record=record_doc.canonical_record, signature=outcome.signature,
@@ -190,7 +208,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     state["include"] = {"path": output, "written": written}
     paper = _paper_checks(os.path.dirname(os.path.abspath(output)), rec_data,
                           record_doc.canonical_record)
-    state["checks"] = list(outcome.checks) + paper
+    state["checks"] = shown + paper
     if paper:
         say(check_lines(paper))
     say(("wrote %s" if written else "%s is up to date") % safe_name(output))
@@ -201,6 +219,18 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
             click.echo("warning: could not cache the record in %s: %s"
                        % (cache.root, e.strerror or e), err=True)
     return 0
+
+
+def _author_facing(c: Any) -> Any:
+    """A missing receipt is the resolver's to fix, not the author's: shown as OK with what
+    it means, not as a warning on every run (``--require-signature`` still refuses it)."""
+    from .checks import Check, OK, WARN
+
+    if c.name == "signature" and c.status == WARN:
+        return Check("signature", OK, "unsigned: the resolver has not signed this record yet; "
+                     "nothing to do, the hash proves the number (--require-signature "
+                     "refuses unsigned records)")
+    return c
 
 
 def _paper_checks(paper_dir: str, rec_data: Any, record: Dict[str, Any]) -> List[Any]:

@@ -54,6 +54,13 @@ class Identifier(NamedTuple):
         return "pith:%04d:%s" % (self.year, self.number)
 
 
+#: What an author may paste instead of the number: an arXiv id (new or old style, with
+#: or without ``arXiv:`` and a version) or an arxiv.org URL.
+_ARXIV_ID_RE = re.compile(
+    r"(?i:arxiv:)?(?:[0-9]{4}\.[0-9]{4,5}|[a-z-]+(?:\.[A-Za-z]{2})?/[0-9]{7})(?:v[0-9]+)?\Z")
+_ARXIV_URL_RE = re.compile(r"(?i)(?:https?://)?(?:www\.|export\.)?arxiv\.org/")
+
+
 def parse_identifier(text: str) -> Identifier:
     """Parse *text* into an :class:`Identifier` or raise :class:`UsageError`."""
     if not isinstance(text, str):
@@ -73,6 +80,12 @@ def parse_identifier(text: str) -> Identifier:
             raise UsageError(
                 "the URL %s names no Pith Number: use https://pith.science/pith/NUMBER" % show(text)
             )
+    elif _ARXIV_URL_RE.match(s) or _ARXIV_ID_RE.match(s):
+        raise UsageError(
+            "%s is an arXiv id, not a Pith Number: find the paper's Pith Number "
+            "(26 characters, A-Z and 2-7) on its Pith page at https://pith.science and "
+            "pass that" % show(text)
+        )
     elif _ANY_URL_RE.match(s):
         raise UsageError(
             "%s is not a pith.science/pith/ URL: pass the number itself "

@@ -11,6 +11,20 @@ from typing import Any, List, Sequence
 from .console import echo
 
 
+def paper_files(directory: str) -> List[str]:
+    """The PDFs and the include at the top of *directory*: ``verify .`` in a paper's
+    directory checks what the author built, not only saved resolver JSON."""
+    from . import DEFAULT_INCLUDE_NAME
+
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    return [os.path.join(directory, n) for n in names
+            if (n.lower().endswith(".pdf") or n == DEFAULT_INCLUDE_NAME)
+            and os.path.isfile(os.path.join(directory, n))]
+
+
 def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool) -> int:
     """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output)."""
     from .errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed, safe_name
@@ -23,12 +37,15 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
             from .batch import iter_json_files
 
             compact = True
+            files.extend(paper_files(p))
             files.extend(iter_json_files(p))
         else:
             files.append(p)
     if not files:
-        raise CouldNotCheck("nothing to verify: no *.json files under %s"
-                            % ", ".join(map(safe_name, paths)))
+        from . import DEFAULT_INCLUDE_NAME
+
+        raise CouldNotCheck("nothing to verify: no *.json, *.pdf or %s under %s"
+                            % (DEFAULT_INCLUDE_NAME, ", ".join(map(safe_name, paths))))
     out = sys.stdout
     results: List[Any] = []
     if compact:

@@ -171,7 +171,7 @@ def test_older_sty_is_named_older(paper: Path) -> None:
     (paper / "pith.sty").write_text(old, encoding="utf-8")
     code, doc, _ = check(paper)
     assert statuses(doc)["pith.sty"] == "warn"
-    assert "(2000-01-01 v0.1) is older than" in detail(doc, "pith.sty")
+    assert "pith.sty 0.1 (2000-01-01) is older than" in detail(doc, "pith.sty")
 
 
 def test_shipped_sty_is_the_repository_file() -> None:

@@ -41,7 +41,7 @@ def test_fetch_from_mirror_writes_include(mirror, workdir):
     assert r.exit_code == 0, r.output
     assert (workdir / "pith-number.tex").read_bytes() == EXPECTED
     lines = r.stdout.splitlines()
-    assert [l[:6].strip() for l in lines[:-1]] == ["OK"] * 5 + ["WARN"]
+    assert [l[:6].strip() for l in lines[:-1]] == ["OK"] * 6  # no receipt: OK, "unsigned"
     assert lines[1].startswith("OK    hash        canonical_record hashes to 77a6d683")
     assert lines[-1] == "wrote pith-number.tex"
     r = run("fetch", N, "--resolver", mirror)
@@ -172,7 +172,7 @@ def test_bundle_404_is_a_warning(mirror, workdir):
     shutil.rmtree(os.path.join(mirror, "pith", N))
     r = run("fetch", N, "--resolver", mirror)
     assert r.exit_code == 0
-    assert "WARN  signature   the resolver has no bundle.json" in r.stdout
+    assert "OK    signature   unsigned: the resolver has not signed this record" in r.stdout
     r = run("fetch", N, "--resolver", mirror, "--require-signature")
     assert r.exit_code == 1
 
