@@ -439,3 +439,13 @@ def test_json_report_of_a_failure(name, server, ctx, cli):
     assert res.include.read_bytes() == OLD_INCLUDE
     line = res.error_line()
     assert any(w.lower() in line.lower() for w in case.words(ctx)), line
+
+
+def test_each_retry_is_reported_on_stderr(server, ctx, cli):
+    server.record(ctx.na, S.Reply(status=503, body=b"busy"), good(ctx.a))
+    res = fetch(cli, server.url, ctx.na)
+    assert res.rc == 0, res
+    retries = [ln for ln in res.err.splitlines() if ln.startswith("retry: ")]
+    assert len(retries) == 1, res
+    assert "HTTP 503" in retries[0] and "retrying in" in retries[0]
+    assert "attempt 2 of" in retries[0]
