@@ -28,7 +28,10 @@ Modules (each imports only the public names of the others):
 Imports flow one way: ``cli`` -> ``commands`` -> ``readiness`` -> ``console`` and the rest.
 """
 
-__version__ = "0.1.0"  # the one version: ``--version`` and the HTTP User-Agent
+#: The one version of pith-tex and of the pith.sty it ships (pith.sty's \ProvidesExplPackage
+#: says the same; tests/python/test_py_version.py enforces it, scripts/set-version.sh
+#: changes both).  Used by ``--version``, the HTTP User-Agent and the wheel's metadata.
+__version__ = "1.0.0"
 
 #: The include file ``fetch`` writes by default (:mod:`pith_tex.include`).  Defined here,
 #: not in ``include``, so that the click command line shows it without importing

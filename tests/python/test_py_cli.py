@@ -315,4 +315,4 @@ def test_parallel_batch_gives_the_same_output(mirror, workdir, monkeypatch):
 
 def test_version():
     r = run("--version")
-    assert r.exit_code == 0 and "0.1.0" in r.stdout
+    assert r.exit_code == 0 and "1.0.0" in r.stdout
