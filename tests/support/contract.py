@@ -1,6 +1,7 @@
-"""The include format is the contract between pith-tex and pith.sty; README.md shows it.
+"""The include format is the contract between pith-tex and pith.sty; docs/include-format.md
+states it, with an example include.
 
-Tests and benchmarks take the example include from the README itself, so there is one
+Tests and benchmarks take the example include from that document itself, so there is one
 statement of the contract and every suite exercises exactly that text.
 """
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "include-format.md"
 
 
 def readme_include() -> str:
-    """The README's example ``pith-number.tex`` (the one ```latex block with \\pithrecord)."""
-    blocks = re.findall(r"```latex\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    """The example ``pith-number.tex`` of docs/include-format.md (the one ```latex block
+    with \\pithrecord).  The name is historical: the contract used to live in README.md."""
+    blocks = re.findall(r"```latex\n(.*?)```", CONTRACT.read_text(encoding="utf-8"), flags=re.S)
     (block,) = [b for b in blocks if r"\pithrecord{" in b]
     return block
