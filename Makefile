@@ -11,7 +11,7 @@ PAPER = $(CURDIR)/examples/paper
 MIRROR = $(CURDIR)/examples/mirror
 LATEX = $(CURDIR)/latex
 
-.PHONY: example test test-floors bench docs clean
+.PHONY: example test test-floors bench docs ctan clean
 
 # The example is built the way an author builds: verify first, then compile.
 # TEXINPUTS points at latex/ so the repository's pith.sty is used, not a copy.
@@ -44,6 +44,11 @@ docs:
 	  done && \
 	  $(call COMPILE,pith.tex) && $(call COMPILE,pith.tex)
 	@echo "built latex/pith.pdf"
+
+# The CTAN upload (pith.sty, the manual's source and PDF, a CTAN README, the licence):
+# build/ctan/pith.zip.
+ctan:
+	bash scripts/ctan.sh build/ctan
 
 clean:
 	git clean -fdX
