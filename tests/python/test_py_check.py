@@ -452,3 +452,28 @@ def test_upload_lists_what_the_compile_read(paper: Path) -> None:
     assert_ready(code, doc)
     assert sorted(doc["upload"]) == ["main.tex", "pith-number.tex", "pith.sty", "used.tex"]
     assert "unused.tex" not in detail(doc, "upload")
+
+
+def test_progress_on_a_terminal(paper: Path) -> None:
+    """On a terminal, stderr shows which compile run is going; stdout has each check."""
+    master, slave = os.openpty()
+    try:
+        p = subprocess.Popen([sys.executable, "-m", "pith_tex", "check", str(paper)],
+                             stdout=subprocess.PIPE, stderr=slave, text=True)
+        os.close(slave)
+        out, _ = p.communicate(timeout=600)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the terminal's other end is closed and drained
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(master)
+    terminal = b"".join(chunks).decode()
+    assert p.returncode == 0, out + terminal
+    assert "... compile: pdflatex run 1" in terminal
+    assert [ln.split()[1] for ln in out.splitlines()[:-1]] == NAMES
