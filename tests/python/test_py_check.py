@@ -477,3 +477,17 @@ def test_progress_on_a_terminal(paper: Path) -> None:
     assert p.returncode == 0, out + terminal
     assert "... compile: pdflatex run 1" in terminal
     assert [ln.split()[1] for ln in out.splitlines()[:-1]] == NAMES
+
+
+def test_a_name_arxiv_refuses_in_the_upload_fails(paper: Path) -> None:
+    (paper / "my part.tex").write_text("Some text.\n")
+    (paper / "notes (old).txt").write_text("never read\n")  # not uploaded: not named
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    (paper / "main.tex").write_text(
+        text.replace("\\section{Introduction}", '\\input{"my part"}\n\\section{Introduction}'),
+        encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert code == 1
+    assert statuses(doc)["upload"] == "fail"
+    assert "my part.tex (a space in its name)" in detail(doc, "upload")
+    assert "notes" not in detail(doc, "upload")

@@ -89,3 +89,17 @@ def test_fix_does_not_say_pith_sty_is_missing(tmp_path: Path, env: Dict[str, str
     assert line.startswith("OK") and "--fix copied" in line
     assert "is missing:" not in line
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_fetch_names_the_fix_for_an_older_pith_sty(tmp_path: Path, env: Dict[str, str]) -> None:
+    shutil.copy(ROOT / "examples" / "paper" / "main.tex", tmp_path / "main.tex")
+    sty = (ROOT / "latex" / "pith.sty").read_text(encoding="utf-8")
+    old = sty.replace("\\ProvidesExplPackage{pith}{", "\\ProvidesExplPackage{pith}{2000-01-01}"
+                      "{0.1}% was {", 1)
+    (tmp_path / "pith.sty").write_text(old, encoding="utf-8")
+    r = pith_tex(tmp_path, env, "fetch", "--offline", "--resolver", str(MIRROR))
+    assert r.returncode == 0, r.stderr
+    (line,) = [ln for ln in r.stdout.splitlines() if ln.split()[1:2] == ["pith.sty"]]
+    assert line.startswith("WARN") and "older than" in line
+    assert "pith-tex check --fix" in line
+    assert (tmp_path / "pith.sty").read_text(encoding="utf-8") == old  # left as it was

@@ -7,7 +7,7 @@ import os
 import re
 from typing import List, Optional
 
-from ..checks import Check, FAIL, OK
+from ..checks import Check, FAIL, OK, WARN
 from ..discover import read_tex
 from .texsource import strip_comments
 
@@ -42,7 +42,7 @@ def check_citations(directory: str, job: str, sources: List[str],
         return Check("citations", FAIL, "the paper cites but there is no %s: arXiv does not "
                      "run BibTeX: run bibtex (or biber) %s and upload %s" % (bbl, job, bbl))
     if log is None:
-        return Check("citations", OK, "%s; not compiled, so undefined citations are not "
+        return Check("citations", WARN, "%s; not compiled, so undefined citations are not "
                      "checked" % ("%s is there" % bbl if has_bbl else "no bibliography"))
     cites = sorted(set(_UNDEF_CITE_RE.findall(log)))
     refs = sorted(set(_UNDEF_REF_RE.findall(log)))

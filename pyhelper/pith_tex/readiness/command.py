@@ -14,14 +14,19 @@ VERDICTS = {0: "ready", 1: "failed", 2: "usage-error", 3: "could-not-check"}
 
 
 def check_json(r: Optional[Readiness], code: int, error: Optional[str],
-               directory: str, route: str) -> Dict[str, object]:
+               directory: str, route: str, tarball: Optional[str] = None
+               ) -> Dict[str, object]:
     """The ``check --json`` object::
 
         {"command": "check", "dir": "DIR", "main": "main.tex" | null, "route": "pdflatex",
          "exit_code": 0, "verdict": "ready" | "failed" | "usage-error" | "could-not-check",
          "checks": [{"name": "pith.sty", "status": "ok", "detail": "..."}, ...],
          "fixed": ["copied pith.sty with ..."], "log_excerpt": ["! ...", "l.12 ..."],
-         "pdf": <a file of verify --json> | null, "error": null | "one-line message"}
+         "pdf": <a file of verify --json> | null, "error": null | "one-line message",
+         "upload": ["main.tex", "pith.sty", ...] | null, "tarball": "FILE" | null}
+
+    ``upload`` lists the files the compile read from DIR (null: no compile finished);
+    ``tarball`` is the file ``--tarball`` wrote (null: none written).
     """
     from ..report import checks_json, file_json
 
@@ -33,6 +38,8 @@ def check_json(r: Optional[Readiness], code: int, error: Optional[str],
         "log_excerpt": [] if r is None else r.log_excerpt,
         "pdf": None if r is None or r.pdf is None else file_json(r.pdf),
         "error": error,
+        "upload": None if r is None else r.upload,
+        "tarball": tarball,
     }
 
 
@@ -92,10 +99,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
         if tarball is not None:
             error += "; %s was not written" % tarball
     if as_json:
-        doc = check_json(r, code, error, directory, route)
-        doc["upload"] = r.upload
-        doc["tarball"] = wrote
-        echo(dumps(doc))
+        echo(dumps(check_json(r, code, error, directory, route, wrote)))
     elif code == 0:
         files = " ".join(r.upload or [r.main])
         if wrote is not None:

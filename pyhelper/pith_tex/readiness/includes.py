@@ -196,7 +196,8 @@ def check_title(directory: str, main_name: str, main_text: str,
     from ..title import paper_title, title_check
 
     if include is None or include.outcome is None or include.outcome.number is None:
-        return Check("title", ERROR, "not checked: no include verified")
+        return Check("title", WARN, "not compared: no verified include to compare the "
+                     "paper's \\title with")
     try:
         with open(include.path if os.path.isabs(include.path)
                   else os.path.join(directory, include.path), "rb") as f:
