@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional
 
 from . import canonical, citations
 from .checks import VERDICTS, Outcome, decisive
-from .cli import echo
+from .console import echo
 from .errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, PithError, UsageError,
                      VerificationFailed, printable, show)
 

@@ -20,7 +20,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
-from .console import run_guarded
+from .console import echo, run_guarded  # noqa: F401  (echo: re-exported for old imports)
 from .verify_cmd import verify_command
 
 if TYPE_CHECKING:

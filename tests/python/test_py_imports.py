@@ -94,8 +94,7 @@ def circles(g: Dict[str, Set[str]]) -> List[List[str]]:
     return out
 
 
-#: The command-line modules: their circle (cli -> commands -> readiness -> cli) is issue 9
-#: item 8's other half, being untangled with ``check`` (readiness.py) on another branch.
+#: The command-line modules (``readiness`` is now a package: see the last two tests).
 COMMAND_LINE = {"cli", "commands", "readiness"}
 
 
@@ -106,8 +105,6 @@ def test_no_import_circle_among_the_verification_modules():
     assert circles(g) == [], "import circles: %s" % circles(g)
 
 
-@pytest.mark.xfail(reason="cli <-> commands <-> readiness, untangled on the check branch",
-                   strict=False)
 def test_no_import_circle_among_pith_tex_modules():
     g = graph()
     assert circles(g) == [], "import circles: %s" % circles(g)
@@ -132,3 +129,45 @@ def test_the_circle_finder_finds_circles(tmp_path, files, found):
     for name, text in files.items():
         (tmp_path / (name + ".py")).write_text(text)
     assert circles(graph(tmp_path)) == found
+
+
+# -- the command line: cli on top, then commands, then readiness (a package), one way ---
+
+def all_imports() -> Dict[str, Set[str]]:
+    found: Dict[str, Set[str]] = {}
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG).with_suffix("")
+        parts = list(rel.parts)
+        name = ".".join(["pith_tex"] + [p for p in parts if p != "__init__"])
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: Set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")
+                if node.level:
+                    base = base[:len(base) - node.level + 1]
+                    mod = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    mod = node.module or ""
+                targets.add(mod)
+                targets.update(mod + "." + a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+        found[name] = targets
+    return found
+
+
+def test_nothing_imports_the_entry_point_or_click_commands() -> None:
+    for mod, targets in all_imports().items():
+        if mod in ("pith_tex.__main__", "pith_tex.cli"):
+            continue
+        assert "pith_tex.cli" not in targets, "%s imports pith_tex.cli" % mod
+        if mod != "pith_tex.cli":
+            assert "pith_tex.commands" not in targets, "%s imports pith_tex.commands" % mod
+
+
+def test_readiness_is_below_the_command_line() -> None:
+    for mod, targets in all_imports().items():
+        if mod.startswith("pith_tex.readiness"):
+            bad = {t for t in targets if t.startswith(("pith_tex.cli", "pith_tex.commands"))}
+            assert not bad, "%s imports %s" % (mod, bad)
