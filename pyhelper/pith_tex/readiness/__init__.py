@@ -1,41 +1,25 @@
 """``pith-tex check [DIR]``: is this paper ready to upload to arXiv?
 
-The checks, one line each, in this order (``OK``/``FAIL``/``WARN``/``ERROR`` as for
-``verify``; exit code 0 when nothing failed or could not be checked, warnings allowed):
+The checks, one line each, printed as each completes, in this order (``OK``/``FAIL``/
+``WARN``/``ERROR`` as for ``verify``; exit 0 when nothing failed or could not be checked,
+warnings allowed).  docs/cli.md says what each one checks; each lives in its own module:
 
-``main``
-    the main file: the one ``.tex`` file at the top of DIR with an uncommented
-    ``\\documentclass`` (arXiv's rule), or ``--main FILE``.  None or several, or a
-    ``--main`` that is not such a file: usage error (exit 2), no other check runs.
-``pith.sty``
-    ``pith.sty`` is beside the main file (arXiv's TeX Live does not have it).  Missing: FAIL
-    (``--fix`` copies the pith.sty shipped in this pith-tex).  Different from the shipped
-    one: WARN, saying whether it is older or newer (the ``\\ProvidesExplPackage`` dates);
-    ``--fix`` replaces it.
-``include``
-    the include the paper reads (``pith-number.tex``, or the ``include=FILE`` given to
-    ``\\usepackage[...]{pith}`` or ``\\pithsetup{...}`` in the main file's preamble; the
-    last one wins, as in pith.sty) exists and verifies offline, as ``pith-tex verify``
-    would verify it.  Missing: FAIL (run ``pith-tex fetch``).  ``include=false``: WARN
-    (the badge is unverified).  An include without a signed receipt is OK ("unsigned").
-``number``
-    the include is for the ``\\pithnumber{...}`` of the paper (found as ``pith-tex fetch``
-    finds it, in the ``.tex`` files of DIR), with the same year if one is written.
-``shell-escape``
-    nothing needs shell escape, which arXiv does not allow: see :data:`SHELL_PACKAGES`
-    and :data:`_SHELL_COMMANDS`, searched in every ``.tex``/``.sty``/``.cls`` file under
-    DIR, comments ignored.  Each use is named as ``file:line``.
-``compile``
-    a copy of DIR, in a fresh temporary directory, compiles the way arXiv compiles it on
-    the chosen route: ``pdflatex``; ``latex`` then ``dvips -R2 -q -z`` then ``ps2pdf``; or
-    ``xelatex``; always ``-interaction=nonstopmode -no-shell-escape``, rerun while the log
-    asks for it, at most 5 LaTeX runs, :data:`COMPILE_BUDGET` seconds in all.
-    ``TEXINPUTS`` is dropped and ``TEXMFHOME`` points nowhere, so only the upload and the
-    installed TeX Live are used.  Not run (ERROR) when pith.sty is missing; run whatever
-    else failed, so that the author sees every problem at once.  TeX not installed: ERROR.
-``pdf``
-    the PDF just built, verified by :func:`pith_tex.pdf.verify_pdf`: its decisive check,
-    and the number it carries must be the paper's.
+``main``          :mod:`.mainfile`: the one top-level ``.tex`` with ``\\documentclass``
+``pith.sty``      :mod:`.sty`: beside the main file, the shipped one or newer (``--fix``)
+``shell-escape``  :mod:`.shellescape`: nothing needs the shell escape arXiv lacks
+``files``         :mod:`.sandbox`: regular files only (symlinks, FIFOs, devices named)
+``paths``         :mod:`.paths`: no file named or read from outside the upload
+``compile``       :mod:`.compiler` in :mod:`.sandbox`: a scratch copy, compiled as arXiv
+                  does, TeX's output capped and its time bounded
+``include``       :mod:`.includes`: the include the compile read verifies
+``number``        :mod:`.includes`: it is for the paper's ``\\pithnumber``
+``title``         :mod:`.includes`: the paper's ``\\title`` is the record's
+``citations``     :mod:`.citations`: a ``.bbl`` when the paper cites; nothing undefined
+``pdf``           :mod:`.pdfcheck`: the PDF built verifies and carries the number
+``upload``        :mod:`.upload`: the files the compile read, and their names
+
+:mod:`.run` runs them in that order; :mod:`.command` prints them (or ``--json``) and
+writes ``--tarball``.
 """
 
 
