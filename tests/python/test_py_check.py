@@ -491,3 +491,17 @@ def test_a_name_arxiv_refuses_in_the_upload_fails(paper: Path) -> None:
     assert statuses(doc)["upload"] == "fail"
     assert "my part.tex (a space in its name)" in detail(doc, "upload")
     assert "notes" not in detail(doc, "upload")
+
+
+def test_fifo_and_a_newline_in_a_name_are_reported_not_followed(paper: Path) -> None:
+    os.mkfifo(paper / "pipe.tex")  # read, it would block check forever
+    forged = "x\nOK    upload       forged.tex"
+    (paper / forged).write_text("\\immediate\\write18{echo hi}\n")
+    r = pith_tex("check", paper)
+    assert r.returncode == 1, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert not [ln for ln in lines if ln.startswith("OK    upload       forged")], r.stdout
+    (files,) = [ln for ln in lines if ln.split()[1:2] == ["files"]]
+    assert files.startswith("FAIL") and "pipe.tex is not a regular file" in files
+    (shell,) = [ln for ln in lines if ln.split()[1:2] == ["shell-escape"]]
+    assert shell.startswith("FAIL") and "'x\\nOK" in shell  # shown escaped, on one line

@@ -15,7 +15,7 @@ from typing import List
 
 from ..checks import Check, FAIL, OK
 from ..discover import read_tex
-from .texsource import strip_comments
+from .texsource import is_regular, shown_name, strip_comments
 
 _FILE_CMD_RE = re.compile(
     r"\\(input|include|InputIfFileExists|IfFileExists|includegraphics|includepdf|"
@@ -47,10 +47,10 @@ def scan_paths(directory: str) -> List[str]:
     for root, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for n in sorted(files):
-            if not n.endswith(".tex") or os.path.islink(os.path.join(root, n)):
+            if not n.endswith(".tex") or not is_regular(os.path.join(root, n)):
                 continue
             path = os.path.join(root, n)
-            rel = os.path.relpath(path, directory)
+            rel = shown_name(os.path.relpath(path, directory))
             try:
                 lines = strip_comments(read_tex(path))
             except OSError:

@@ -22,7 +22,8 @@ from .pdfcheck import check_pdf
 from .sandbox import Refused, copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
-from .upload import bad_name, outside_reads, shown_name, upload_check, upload_list
+from .texsource import is_regular, shown_name
+from .upload import bad_name, outside_reads, upload_check, upload_list
 
 
 class Readiness(NamedTuple):
@@ -43,7 +44,7 @@ def _tex_sources(directory: str) -> List[str]:
     for root, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found.extend(os.path.join(root, n) for n in sorted(files)
-                     if n.endswith(".tex") and not os.path.islink(os.path.join(root, n)))
+                     if n.endswith(".tex") and is_regular(os.path.join(root, n)))
     return found
 
 

@@ -9,7 +9,7 @@ from typing import Dict, List, NamedTuple, Tuple
 
 from ..checks import Check, FAIL, OK
 from ..discover import read_tex
-from .texsource import strip_comments
+from .texsource import is_regular, shown_name, strip_comments
 
 #: Packages that cannot work on arXiv, where shell escape is off, and why.
 SHELL_PACKAGES: Dict[str, str] = {
@@ -48,7 +48,7 @@ def _source_files(directory: str) -> List[str]:
     for root, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for n in sorted(files):
-            if n.endswith((".tex", ".sty", ".cls")):
+            if n.endswith((".tex", ".sty", ".cls")) and is_regular(os.path.join(root, n)):
                 found.append(os.path.join(root, n))
     return found
 
@@ -57,7 +57,7 @@ def scan_shell_escape(directory: str) -> List[Hit]:
     """Every use of something that needs shell escape in the author's files."""
     hits: List[Hit] = []
     for path in _source_files(directory):
-        rel = os.path.relpath(path, directory)
+        rel = shown_name(os.path.relpath(path, directory))
         if rel == "pith.sty":
             continue  # ours; checked by l3build, needs nothing
         try:

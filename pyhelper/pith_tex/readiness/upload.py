@@ -14,6 +14,7 @@ import tarfile
 from typing import Iterable, List, NamedTuple, Optional, Set
 
 from ..checks import Check, FAIL, OK
+from .texsource import shown_name
 
 #: arXiv's rule for file names: letters, digits and ``_ + - . , =``, not starting with -.
 _GOOD_NAME_RE = re.compile(r"[A-Za-z0-9_+.,=][A-Za-z0-9_+.,=-]*\Z")
@@ -72,11 +73,6 @@ def bad_name(rel: str) -> Optional[str]:
         if not _GOOD_NAME_RE.match(part):
             return "characters other than letters, digits and _ + - . , = in its name"
     return None
-
-
-def shown_name(rel: str) -> str:
-    """*rel* for a report line: never a raw newline or control character."""
-    return rel if rel.isprintable() else ascii(rel)
 
 
 def check_names(names: Iterable[str]) -> Optional[Check]:
