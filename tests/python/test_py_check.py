@@ -505,3 +505,18 @@ def test_fifo_and_a_newline_in_a_name_are_reported_not_followed(paper: Path) -> 
     assert files.startswith("FAIL") and "pipe.tex is not a regular file" in files
     (shell,) = [ln for ln in lines if ln.split()[1:2] == ["shell-escape"]]
     assert shell.startswith("FAIL") and "'x\\nOK" in shell  # shown escaped, on one line
+
+
+def test_time_budget_stops_tex(paper: Path, tmp_path: Path) -> None:
+    """The real compile of a paper that never ends, with a short budget: TeX is stopped
+    (its process group killed) and the check says why."""
+    from pith_tex.readiness.compiler import compile_paper
+    from pith_tex.readiness.sandbox import copy_upload
+
+    add_to_preamble(paper, "\\def\\x{\\x}\\x")  # TeX loops silently, forever
+    work = tmp_path / "work"
+    work.mkdir()
+    assert copy_upload(str(paper), str(work / "paper"), "main") == []
+    compiled = compile_paper(str(work / "paper"), "main.tex", "pdflatex", budget_seconds=2)
+    assert compiled.check.status == "fail" and compiled.pdf is None
+    assert "did not finish within 2 s" in compiled.check.detail
