@@ -242,11 +242,19 @@ def _paper_checks(paper_dir: str, rec_data: Any, record: Dict[str, Any]) -> List
     from .sty import ensure_sty
     from .title import paper_title, title_check
 
+    from .checks import Check, WARN
+
     try:
         main_name = find_main(paper_dir)
         source = read_tex(os.path.join(paper_dir, main_name))
-    except (UsageError, OSError):
-        return []  # no paper there (or several): nothing to compare, nowhere to put pith.sty
+    except UsageError as e:
+        if not e.message.startswith("several main files"):
+            return []  # no paper there: nothing to compare, nowhere to put pith.sty
+        return [Check("title", WARN, "not compared: %s" % e.message.replace(
+                    "; name the one arXiv should compile with --main FILE", "")),
+                ensure_sty(paper_dir, "the main files")]
+    except OSError:
+        return []
     paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
     title = paper.get("title") if isinstance(paper, dict) else None
     canon = record.get("metadata", {}).get("title_canon_sha256")
