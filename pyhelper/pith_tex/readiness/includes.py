@@ -128,7 +128,9 @@ def check_number(directory: str, include_name: str,
 
 #: pith.sty's log line naming the include it read (``pith-include: read NAME``), looked
 #: for (``missing NAME``), or that it read none (``none``).
-_INCLUDE_LOG_RE = re.compile(r"^pith-include: (read|missing|none)(?: (.+?))?\s*$", re.M)
+#: Anywhere on a log line (on its own, or inside a \\PackageInfo).
+_INCLUDE_LOG_RE = re.compile(r"pith-include: (read|missing|none)\b(?:[ \t]+([^\s]+?))?"
+                             r"(?:[ \t]+on input line [0-9]+)?\.?[ \t]*$", re.M)
 _MAX_INCLUDE_BYTES = 1 << 20
 
 
