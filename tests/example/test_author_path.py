@@ -1,7 +1,7 @@
 """An author's first five minutes, end to end, with pith-tex installed the way an author
 installs it: a wheel built from this repository (not an editable install) in a fresh venv.
 
-A paper with a citation, an ``\\input`` file and a file it never uses; ``fetch`` from the
+A paper with a citation, an ``\\input`` file, a figure and a file it never uses; ``fetch`` from the
 example mirror writes pith.sty and the include beside it and says the title matches;
 pdflatex compiles it with no TEXINPUTS; ``check`` fails on the missing .bbl; after BibTeX,
 ``check --tarball`` passes and the tarball holds exactly the upload and builds on its own
@@ -85,6 +85,7 @@ def env(venv: Path, tmp_path: Path) -> Dict[str, str]:
 
 
 MAIN = r"""\documentclass{article}
+\usepackage{graphicx}
 \usepackage{pith}
 \pithnumber{%s}
 \title{FlashRecovery: Fast and Low-Cost\\ Recovery from Failures
@@ -99,6 +100,7 @@ MAIN = r"""\documentclass{article}
 """
 SECTION = r"""\section{Introduction}
 Checkpoints are old news~\cite{young}.
+\includegraphics[width=2cm]{figure}
 """
 BIB = r"""@article{young,
   author = {John W. Young}, title = {A first order approximation to the optimum
@@ -115,6 +117,12 @@ def paper(tmp_path: Path) -> Path:
     (d / "section.tex").write_text(SECTION)
     (d / "refs.bib").write_text(BIB)
     (d / "notes.txt").write_text("not part of the paper\n")
+    from pypdf import PdfWriter  # a figure: one blank PDF page
+
+    w = PdfWriter()
+    w.add_blank_page(width=72, height=72)
+    with open(d / "figure.pdf", "wb") as f:
+        w.write(f)
     return d
 
 
@@ -158,7 +166,8 @@ def test_fetch_compile_check_upload(venv: Path, env: Dict[str, str], paper: Path
     tarball = tmp_path / "upload.tar.gz"
     r = _run(["pith-tex", "check", "--tarball", str(tarball)], paper, env)
     assert r.returncode == 0, r.stdout + r.stderr
-    upload = {"main.tex", "section.tex", "main.bbl", "pith.sty", "pith-number.tex"}
+    upload = {"main.tex", "section.tex", "figure.pdf", "main.bbl", "pith.sty",
+              "pith-number.tex"}
     with tarfile.open(tarball) as tar:
         members = tar.getmembers()
         assert {m.name for m in members} == upload
