@@ -41,9 +41,8 @@ def uncomment(line: str) -> str:
 def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Identifier:
     """The one number the ``*.tex`` files of *directory* name; :class:`UsageError` else."""
     try:
-        names = sorted(n for n in os.listdir(directory)  # regular files: a FIFO blocks
-                       if n.endswith(".tex") and n not in exclude
-                       and os.path.isfile(os.path.join(directory, n)))
+        names = sorted(n for n in os.listdir(directory)
+                       if n.endswith(".tex") and n not in exclude)
     except OSError as e:
         raise UsageError("cannot list %s: %s" % (directory, e.strerror or e))
     found: Dict[str, List[Tuple[str, Identifier]]] = {}

@@ -99,6 +99,8 @@ def check_number(directory: str, include_name: str,
         if not e.message.startswith("no \\pithnumber"):
             return Check("number", FAIL, e.message)
         ident = None
+    except PithError as e:  # a .tex that cannot be read (a FIFO, a device link, too big)
+        return Check("number", ERROR, "not checked: %s" % e.message)
     inc = None if include is None else include.outcome
     inc_number = None if inc is None else inc.number
     if ident is None:
