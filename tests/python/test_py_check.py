@@ -520,3 +520,15 @@ def test_time_budget_stops_tex(paper: Path, tmp_path: Path) -> None:
     compiled = compile_paper(str(work / "paper"), "main.tex", "pdflatex", budget_seconds=2)
     assert compiled.check.status == "fail" and compiled.pdf is None
     assert "did not finish within 2 s" in compiled.check.detail
+
+
+def test_include_set_in_an_input_file_is_the_one_verified(paper: Path) -> None:
+    """The preamble seems to read pith-number.tex; an \\input file switches to other.tex.
+    check verifies the file the compile opened (TeX's -recorder list), not the other."""
+    os.rename(paper / "pith-number.tex", paper / "other.tex")
+    (paper / "settings.tex").write_text("\\pithsetup{include=other.tex}\n")
+    add_to_preamble(paper, "\\input{settings}")
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert detail(doc, "include").startswith("other.tex verifies")
+    assert sorted(doc["upload"]) == ["main.tex", "other.tex", "pith.sty", "settings.tex"]
