@@ -333,6 +333,7 @@ def test_tex_error_in_paper(paper: Path) -> None:
     r = pith_tex("check", paper)
     assert r.returncode == 1
     assert "      | ! Undefined control sequence." in r.stdout.splitlines()
+    assert statuses(doc)["upload"] == "error" and doc["upload"] is None  # no partial list
 
 
 def test_tex_not_installed_is_could_not_check(paper: Path) -> None:
