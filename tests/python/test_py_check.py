@@ -533,3 +533,13 @@ def test_include_set_in_an_input_file_is_the_one_verified(paper: Path) -> None:
     assert_ready(code, doc)
     assert detail(doc, "include").startswith("other.tex verifies")
     assert sorted(doc["upload"]) == ["main.tex", "other.tex", "pith.sty", "settings.tex"]
+
+
+def test_an_upload_larger_than_arxiv_takes_warns(paper: Path) -> None:
+    with open(paper / "data.bin", "wb") as f:  # sparse: 60 MB on paper, nothing on disk
+        f.truncate(60 * 1000 * 1000)
+    add_to_preamble(paper, "\\IfFileExists{data.bin}{}{}")  # TeX opens it: it is read
+    code, doc, _ = check(paper)
+    assert code == 0, doc  # a warning: arXiv decides, but the author hears it now
+    assert statuses(doc)["upload"] == "warn"
+    assert "data.bin" in detail(doc, "upload") and "50 MB" in detail(doc, "upload")

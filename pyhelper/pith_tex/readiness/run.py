@@ -140,7 +140,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             add(pdf_check)
         # The html check (LaTeXML, pith_tex/html.py) goes here, after the pdf.
         if upload is not None and compiled is not None and compiled.pdf is not None:
-            add(upload_check(upload))
+            add(upload_check(upload, paper))
         else:  # a compile that stopped read only part of the paper: no list to trust
             upload = None
             add(Check("upload", ERROR, "not listed: the compile did not finish"))

@@ -13,7 +13,7 @@ import re
 import tarfile
 from typing import Iterable, List, NamedTuple, Optional, Set
 
-from ..checks import Check, FAIL, OK
+from ..checks import Check, FAIL, OK, WARN
 from .texsource import shown_name
 
 #: arXiv's rule for file names: letters, digits and ``_ + - . , =``, not starting with -.
@@ -122,9 +122,19 @@ def write_tarball(target: str, directory: str, names: List[str]) -> None:
             os.unlink(tmp)
 
 
-def upload_check(names: List[str]) -> Check:
+#: arXiv's limit on a submission's size.
+ARXIV_MAX_BYTES = 50 * 1000 * 1000
+
+
+def upload_check(names: List[str], directory: str) -> Check:
     bad = check_names(names)
     if bad is not None:
         return bad
-    return Check("upload", OK, "%d file%s: %s" % (len(names), "" if len(names) == 1 else "s",
-                                                   " ".join(names)))
+    listing = "%d file%s: %s" % (len(names), "" if len(names) == 1 else "s", " ".join(names))
+    size = sum(os.path.getsize(os.path.join(directory, n)) for n in names
+               if os.path.isfile(os.path.join(directory, n)))
+    if size > ARXIV_MAX_BYTES:
+        return Check("upload", WARN, "%s; together %.0f MB, more than the %d MB arXiv "
+                     "accepts: make the largest figures smaller" % (
+                         listing, size / 1e6, ARXIV_MAX_BYTES // 1000000))
+    return Check("upload", OK, listing)
