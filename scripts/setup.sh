@@ -16,5 +16,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex \
   texlive-publishers >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null  # make test-floors
+$SUDO apt-get install -y -qq --no-install-recommends latexml >/dev/null  # arXiv's HTML view (LaTeXML)
 
 python3 -m pip install -q -e '.[test]'
