@@ -140,3 +140,20 @@ def test_check_html_reports_the_badge(tmp_path: Path) -> None:
     c = check_html(str(d), "main.tex", NUM)
     assert (c.name, c.status) == ("html", "ok"), c
     assert f"pith:2025:{NUM}" in c.detail
+
+
+def test_check_html_fails_without_the_latexml_path(tmp_path: Path) -> None:
+    """A paper whose pith.sty is missing (as a PDF-only pith.sty was to LaTeXML): the
+    conversion reports \\pithnumber undefined, and the check fails saying so."""
+    d = paper(tmp_path / "p")
+    (d / "pith.sty").unlink()
+    c = check_html(str(d), "main.tex", NUM)
+    assert c.status == "fail", c
+    assert "\\pithnumber" in c.detail
+
+
+def test_check_html_warns_without_latexml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    d = paper(tmp_path / "p")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    c = check_html(str(d), "main.tex", NUM)
+    assert c.status == "warn" and "latexml" in c.detail.lower(), c
