@@ -124,7 +124,8 @@ def test_signed_include_with_windows_line_ends(tmp_path: Path) -> None:
     ("", None, "pith-include: missing pith-number.tex"),
     ("include=false", GOOD, "pith-include: none"),
     ("include=other-name.tex", None, "pith-include: missing other-name.tex"),
-], ids=["missing", "include=false", "named-missing"])
+    ("anonymous", GOOD, "pith-include: none"),
+], ids=["missing", "include=false", "named-missing", "anonymous"])
 def test_the_log_names_the_include(tmp_path: Path, options: str, include: str | None,
                                    expected: str) -> None:
     b = texrun.compile_tex(tmp_path, docs.document(pith_options=options), "pdflatex",
