@@ -6,8 +6,8 @@
 -- Info keys) run once per arXiv route, one config each.
 module = "pith"
 
-sourcefiles  = {"pith.sty"}
-installfiles = {"pith.sty"}
+sourcefiles  = {"pith.sty", "pith.sty.ltxml"}
+installfiles = {"pith.sty", "pith.sty.ltxml"}
 
 checkengines = {"pdftex"}
 stdengine    = "pdftex"

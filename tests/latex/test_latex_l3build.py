@@ -82,6 +82,8 @@ def test_l3build_covers_every_message() -> None:
         "badge-corner": "shipped out without the title badge",
         "no-badge": "but no \\pithbadge was used",
         "anonymous": "Package pith Info: Anonymous (",
+        "include-line": "is not part of the include format",
+        "include-incomplete": "ends inside the",
     }
     assert names == set(probes), f"messages without a probe: {names ^ set(probes)}"
     missing = [n for n, s in probes.items() if s not in tlgs]

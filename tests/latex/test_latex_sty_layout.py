@@ -1,6 +1,7 @@
 """pith.sty's deferred parts: code read only on first use follows the package proper's
 ``\\file_input_stop:``, in two parts, the include's reader (marker line ``|``) and the
-rest (marker line ``>``), each ending with ``\\file_input_stop:``.
+rest (marker line ``>``), each ending with ``\\file_input_stop:``; after them the
+LaTeXML path (marker line ``!``), which only LaTeXML reads.
 
 A part is read by inputting pith.sty again with every character a comment character
 except its marker, so a line before the part that began with the marker would switch to
@@ -18,10 +19,10 @@ STY = Path(__file__).resolve().parents[2] / "latex" / "pith.sty"
 def test_two_marked_parts_each_after_a_stop():
     lines = STY.read_text(encoding="ascii").split("\n")
     stops = [n for n, line in enumerate(lines) if line == "\\file_input_stop:"]
-    assert len(stops) == 2
-    first, second = stops
-    assert lines[first + 1] == "|" and lines[second + 1] == ">"
-    for marker, part_start in (("|", first + 1), (">", second + 1)):
+    assert len(stops) == 3
+    first, second, third = stops
+    assert lines[first + 1] == "|" and lines[second + 1] == ">" and lines[third + 1] == "!"
+    for marker, part_start in (("|", first + 1), (">", second + 1), ("!", third + 1)):
         # before its marker line, no line of the file starts with the marker
         assert not [n for n in range(part_start) if lines[n].startswith(marker)], marker
     # nothing but ASCII: the reading loops set tab, end of line and the printable range

@@ -1,0 +1,159 @@
+"""arXiv's HTML view: LaTeXML converts papers that use pith, with the badge linked.
+
+Each paper is converted by Debian's ``latexmlc`` (a missing LaTeXML is a failure, never a
+skip) in two ways: as arXiv does, reading the raw ``pith.sty`` beside the paper
+(``--preload=[nobibtex,ids,localrawstyles]latexml.sty``), and with LaTeXML given
+pith's binding ``latex/pith.sty.ltxml`` (``--path``).  The page must have no conversion
+error, no undefined macro, no error box, and exactly one link to the Pith page whose
+text shows ``pith:YYYY:NUM`` and the state in words, after the title; ``anonymous``
+leaves no trace.  LaTeXML is slow (~3 s a paper): eight conversions in all.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import texrun
+from texrun import NUM, README_INCLUDE, SIGNED_INCLUDE
+from pith_tex.html import PRELOAD, URL_BASE, _Links, check_html
+
+BINDING = texrun.LATEX_DIR / "pith.sty.ltxml"
+EXAMPLE = texrun.ROOT / "examples" / "paper" / "main.tex"
+
+CLASSES = {
+    "article": r"\documentclass{article}",
+    # Two columns, with its own LaTeXML binding, as many arXiv papers use.
+    "ieeetran": r"\documentclass[conference]{IEEEtran}",
+}
+
+
+def latexmlc() -> str:
+    path = shutil.which("latexmlc")
+    if path is None:
+        raise texrun.ToolMissing("latexmlc not found: install LaTeXML (apt-get install latexml, "
+                                 "scripts/setup.sh) -- the HTML tests refuse to skip")
+    return path
+
+
+def paper(directory: Path, cls: str = "article", options: str = "",
+          include: str | None = README_INCLUDE) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    opts = f"[{options}]" if options else ""
+    (directory / "main.tex").write_text(
+        f"{CLASSES[cls]}\n\\usepackage{opts}{{pith}}\n\\usepackage{{hyperref}}\n"
+        f"\\pithnumber{{{NUM}}}\n\\title{{A Stand-in Paper}}\\author{{Ada Author}}\n"
+        "\\begin{document}\n\\maketitle\n\\begin{abstract}What the paper says.\\end{abstract}\n"
+        "\\section{Introduction}\nSome text.\n\\end{document}\n", encoding="ascii")
+    shutil.copy(texrun.STY, directory / "pith.sty")
+    if include is not None:
+        (directory / "pith-number.tex").write_text(include, encoding="ascii")
+    return directory
+
+
+def convert(directory: Path, binding: bool) -> tuple[str, str]:
+    """(LaTeXML's output, the HTML page) for main.tex, as arXiv runs it, optionally with
+    pith's binding on LaTeXML's path (a binding found there wins over the raw style)."""
+    out = directory / "html"
+    cmd = [latexmlc(), PRELOAD, f"--dest={out / 'main.html'}", f"--log={out / 'log'}"]
+    if binding:
+        cmd.append(f"--path={BINDING.parent}")
+    p = subprocess.run(cmd + ["main.tex"], cwd=directory, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, errors="replace", timeout=300)
+    page = (out / "main.html").read_text(encoding="utf-8")
+    # Which pith was used: the binding says so in LaTeXML's output.
+    assert ("pith.sty.ltxml" in p.stdout) is binding, p.stdout[-3000:]
+    return p.stdout, page
+
+
+def assert_clean(output: str, page: str) -> None:
+    assert "Conversion complete" in output, output[-3000:]
+    assert not re.search(r"^(Error|Fatal):", output, re.M), output[-3000:]
+    assert "undefined macro" not in output, output[-3000:]
+    links = _Links()
+    links.feed(page)
+    assert links.errors == [], links.errors
+
+
+def badge(page: str) -> tuple[str, str]:
+    links = _Links()
+    links.feed(page)
+    assert len(links.links) == 1, links.links
+    href, text = links.links[0]
+    # After the title block (title, authors, abstract), before the first section.
+    at = page.index(href)
+    assert page.index("ltx_title_document") < at < page.index("<section"), page
+    return href, text
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_example_paper(tmp_path: Path, binding: bool) -> None:
+    d = tmp_path / "paper"
+    d.mkdir()
+    shutil.copy(EXAMPLE, d / "main.tex")
+    shutil.copy(texrun.STY, d / "pith.sty")
+    (d / "pith-number.tex").write_text(README_INCLUDE, encoding="ascii")
+    output, page = convert(d, binding)
+    assert_clean(output, page)
+    href, text = badge(page)
+    assert href == URL_BASE + NUM
+    assert f"pith:2025:{NUM}" in text and "hash verified" in text
+    # The example uses the qr option: no image and no PDF code leak into the page.
+    assert "pithqr" not in page and "\\pith" not in page
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_two_columns_signed(tmp_path: Path, binding: bool) -> None:
+    output, page = convert(paper(tmp_path / "p", "ieeetran", include=SIGNED_INCLUDE), binding)
+    assert_clean(output, page)
+    href, text = badge(page)
+    assert href == URL_BASE + NUM
+    assert f"pith:2025:{NUM}" in text
+    assert re.search(r"\bverified\b", text) and "hash verified" not in text
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_without_an_include_still_renders_unverified(tmp_path: Path, binding: bool) -> None:
+    output, page = convert(paper(tmp_path / "p", include=None), binding)
+    assert_clean(output, page)
+    href, text = badge(page)
+    assert href == URL_BASE + NUM
+    assert f"pith:{NUM}" in text and "unverified" in text
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_anonymous_leaves_no_trace(tmp_path: Path, binding: bool) -> None:
+    output, page = convert(paper(tmp_path / "p", options="anonymous,qr,size=small"),
+                           binding)
+    assert_clean(output, page)
+    assert NUM not in page and NUM.lower() not in page
+    assert "pith.science" not in page and "pith-badge" not in page
+
+
+def test_check_html_reports_the_badge(tmp_path: Path) -> None:
+    """The ``html`` check of ``pith-tex check``, as arXiv converts (raw style)."""
+    d = paper(tmp_path / "p")
+    c = check_html(str(d), "main.tex", NUM)
+    assert (c.name, c.status) == ("html", "ok"), c
+    assert f"pith:2025:{NUM}" in c.detail
+
+
+def test_check_html_fails_without_the_latexml_path(tmp_path: Path) -> None:
+    """A paper whose pith.sty is missing (as a PDF-only pith.sty was to LaTeXML): the
+    conversion reports \\pithnumber undefined, and the check fails saying so."""
+    d = paper(tmp_path / "p")
+    (d / "pith.sty").unlink()
+    c = check_html(str(d), "main.tex", NUM)
+    assert c.status == "fail", c
+    assert "\\pithnumber" in c.detail
+
+
+def test_check_html_warns_without_latexml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    d = paper(tmp_path / "p")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    c = check_html(str(d), "main.tex", NUM)
+    assert c.status == "warn" and "latexml" in c.detail.lower(), c
