@@ -101,7 +101,7 @@ def test_example_paper(tmp_path: Path, binding: bool) -> None:
     assert_clean(output, page)
     href, text = badge(page)
     assert href == URL_BASE + NUM
-    assert f"pith:2025:{NUM}" in text and "hash verified" in text
+    assert f"pith:2025:{NUM}" in text and "checked" in text
     # The example uses the qr option: no image and no PDF code leak into the page.
     assert "pithqr" not in page and "\\pith" not in page
 
@@ -113,7 +113,7 @@ def test_two_columns_signed(tmp_path: Path, binding: bool) -> None:
     href, text = badge(page)
     assert href == URL_BASE + NUM
     assert f"pith:2025:{NUM}" in text
-    assert re.search(r"\bverified\b", text) and "hash verified" not in text
+    assert re.search(r"\bverified\b", text) and "checked" not in text
 
 
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
@@ -157,3 +157,14 @@ def test_check_html_warns_without_latexml(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     c = check_html(str(d), "main.tex", NUM)
     assert c.status == "warn" and "latexml" in c.detail.lower(), c
+
+
+def test_check_html_warns_on_the_rest_of_the_paper(tmp_path: Path) -> None:
+    """A LaTeX problem LaTeXML has with another part of the paper (here a macro it does not
+    know) is named in a WARN: the badge still renders, and the PDF upload is not at stake."""
+    d = paper(tmp_path / "p")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("Some text.", "Some \\notamacroanywhere text."))
+    c = check_html(str(d), "main.tex", NUM)
+    assert c.status == "warn", c
+    assert "notamacroanywhere" in c.detail and f"pith:2025:{NUM}" in c.detail

@@ -57,7 +57,7 @@ def detail(doc: Dict[str, Any], name: str) -> str:
 
 
 NAMES: List[str] = ["main", "pith.sty", "shell-escape", "files", "paths", "compile", "include",
-                    "number", "title", "citations", "pdf", "upload"]
+                    "number", "title", "citations", "pdf", "html", "upload"]
 
 
 @pytest.fixture(scope="session")

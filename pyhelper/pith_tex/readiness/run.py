@@ -12,6 +12,7 @@ from typing import Callable, List, NamedTuple, Optional
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK
 from ..discover import read_tex
 from ..errors import UsageError
+from ..html import check_html
 from .citations import check_citations
 from .compiler import ROUTES, compile_paper, tex_roots
 from .includes import (check_include, check_number, check_title, include_from_compile,
@@ -138,7 +139,10 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             pdf_check, pdf_out = check_pdf(compiled.pdf, os.path.basename(compiled.pdf),
                                            expected)
             add(pdf_check)
-        # The html check (LaTeXML, pith_tex/html.py) goes here, after the pdf.
+            # arXiv's HTML view, converted from the same upload (LaTeXML); pith.sty logs
+            # its anonymous mode, in which the page must show nothing of the number.
+            anonymous = log is not None and "Package pith Info: Anonymous" in log
+            add(check_html(paper, main_name, expected, expect_badge=not anonymous))
         if upload is not None and compiled is not None and compiled.pdf is not None:
             add(upload_check(upload, paper))
         else:  # a compile that stopped read only part of the paper: no list to trust
