@@ -18,6 +18,7 @@ Everything is bounded: the number of trailers, of definitions, of pairs per dict
 
 from __future__ import annotations
 
+import bisect
 import io
 import re
 from typing import Any, Dict, List, Optional, Tuple
@@ -37,8 +38,22 @@ MAX_DEFINITIONS = 256  # definitions of one Info object
 MAX_PAIRS = 4096  # pairs in one dictionary
 _WS = b" \t\r\n\f\x00"
 
-_TRAILER_RE = re.compile(rb"trailer[ \t\r\n\f\x00]*<<")
-_XREF_STREAM_RE = re.compile(rb"/Type[ \t\r\n\f\x00]*/XRef(?![A-Za-z0-9])")
+
+
+def _name_re(word: bytes) -> bytes:
+    """A pattern for the PDF name ``/word`` however it is spelled: any character may be
+    written as a ``#xx`` escape, and every reader decodes it to the same name."""
+    return b"/" + b"".join(b"(?:%s|#(?i:%02x))" % (re.escape(bytes([c])), c) for c in word)
+
+
+# White space and comments: a PDF lexer reads a comment as white space.
+_GAP = rb"(?:[ \t\r\n\f\x00]|%[^\r\n]*)*"
+_TRAILER_RE = re.compile(rb"trailer" + _GAP + rb"<<")
+_XREF_STREAM_RE = re.compile(_name_re(b"Type") + _GAP + _name_re(b"XRef")
+                             + rb"(?![A-Za-z0-9#])")
+_HEADER_RE = re.compile(rb"(?<![0-9])[0-9]+[ \t\r\n\f\x00]+[0-9]+[ \t\r\n\f\x00]+obj"
+                        rb"(?![A-Za-z0-9])")
+_STARTXREF_RE = re.compile(rb"startxref" + _GAP + rb"([0-9]{1,12})")
 _OBJ_RE = re.compile(rb"(?<![0-9])[0-9]+[ \t\r\n\f\x00]+[0-9]+[ \t\r\n\f\x00]+obj"
                      rb"[ \t\r\n\f\x00]*<<")
 
@@ -100,25 +115,60 @@ def _pairs_at(data: bytes, pos: int, reader: Any) -> Optional[List[Tuple[str, An
         return None
 
 
+def _dict_after(data: bytes, pos: int) -> int:
+    """The position of the ``<<`` that follows *pos* after white space and comments, or -1."""
+    stream = io.BytesIO(data)
+    stream.seek(pos)
+    if _skip(stream) != b"<":
+        return -1
+    return stream.tell()
+
+
 def _trailers(data: bytes, reader: Any) -> List[List[Tuple[str, Any]]]:
-    """The pairs of every trailer dictionary in *data* (classic and xref streams)."""
+    """The pairs of every trailer dictionary in *data* (classic and xref streams): those
+    found by their keywords anywhere in the file (however their names and white space are
+    spelled: a reconstructing reader finds them too), and those the ``startxref`` and
+    ``/Prev`` offsets point at (where every reader looks first)."""
     found: List[List[Tuple[str, Any]]] = []
+    seen = set()
+
+    def add(lt: int) -> Optional[List[Tuple[str, Any]]]:
+        if lt < 0 or lt in seen:
+            return None
+        seen.add(lt)
+        pairs = _pairs_at(data, lt, reader)
+        if pairs is not None:
+            found.append(pairs)
+        if len(found) >= MAX_TRAILERS or len(seen) > 4 * MAX_TRAILERS:
+            raise Unreadable("more than %d trailers" % MAX_TRAILERS)
+        return pairs
+
     for m in _TRAILER_RE.finditer(data):
-        pairs = _pairs_at(data, m.end() - 2, reader)
-        if pairs is not None:
-            found.append(pairs)
-        if len(found) >= MAX_TRAILERS:
-            raise Unreadable("more than %d trailers" % MAX_TRAILERS)
+        add(m.end() - 2)
+    headers: List[int] = []
     for m in _XREF_STREAM_RE.finditer(data):
-        start = data.rfind(b"obj", max(0, m.start() - 4096), m.start())
-        if start < 0:
+        if not headers:
+            headers = [h.end() for h in _HEADER_RE.finditer(data)]
+        at = bisect.bisect_right(headers, m.start()) - 1
+        if at >= 0:
+            add(_dict_after(data, headers[at]))
+    offsets = [int(m.group(1)) for m in _STARTXREF_RE.finditer(data)]
+    while offsets:
+        pos = offsets.pop()
+        if not 0 <= pos < len(data):
             continue
-        lt = data.find(b"<<", start, m.start())
-        pairs = _pairs_at(data, lt, reader) if lt >= 0 else None
-        if pairs is not None:
-            found.append(pairs)
-        if len(found) >= MAX_TRAILERS:
-            raise Unreadable("more than %d trailers" % MAX_TRAILERS)
+        head = _HEADER_RE.match(data, pos + len(data[pos:pos + 64]) - len(
+            data[pos:pos + 64].lstrip()))
+        if head is not None:  # a cross-reference stream
+            lt = _dict_after(data, head.end())
+        else:  # a cross-reference table: its trailer follows it
+            t = data.find(b"trailer", pos)
+            lt = _dict_after(data, t + 7) if t >= 0 else -1
+        pairs = add(lt)
+        for key, value in pairs or []:
+            if key in ("/Prev", "/XRefStm") and isinstance(value, int) and not isinstance(
+                    value, bool):
+                offsets.append(int(value))
     return found
 
 

@@ -253,6 +253,56 @@ def test_incremental_update_hides_another_number(honest, tmp_path):
     assert check(doc, "badge")["status"] == "ok"  # only the metadata's history differs
 
 
+
+def _xref_stream_update(data: bytes, objects: Dict[int, bytes], entries: bytes) -> bytes:
+    """*data* with an incremental update: *objects* and a cross-reference stream (not
+    compressed) whose dictionary has *entries* besides /Size /Index /W /Length /Prev."""
+    import struct
+
+    out = bytearray(data if data.endswith(b"\n") else data + b"\n")
+    offsets = {}
+    for num, body in objects.items():
+        offsets[num] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (num, body)
+    xref = max(objects) + 1
+    offsets[xref] = len(out)
+    rows = b"".join(b"\x01" + struct.pack(">I", offsets[n]) + b"\x00\x00"
+                    for n in sorted(offsets))
+    prev = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
+    head = b"<< %s /Size %d /Index [%s] /W [1 4 2] /Length %d /Prev %d >>" % (
+        entries, xref + 1, b" ".join(b"%d 1" % n for n in sorted(offsets)), len(rows), prev)
+    out += b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % (
+        xref, head, rows, offsets[xref])
+    return bytes(out)
+
+
+@pytest.mark.parametrize("type_entry", [
+    b"/Type /X#52ef",  # the name written with a #-escape: still /XRef to every reader
+    b"/Type %% a comment\n/XRef",  # a comment is white space to a PDF lexer
+    b"/Filler (%s) /Type /XRef" % (b"x" * 5000),  # /Type far from the object header
+], ids=["escaped-name", "comment", "far"])
+def test_two_info_entries_in_a_disguised_xref_stream(honest, tmp_path, type_entry):
+    """pypdf keeps the first of two /Info entries, poppler the last: the trailer that
+    holds them must be found however its /Type is spelled."""
+    data = honest.get("qr").read_bytes()
+    m = re.search(rb"/Info (\d+) 0 R", data)
+    num = int(m.group(1))
+    info = re.search(rb"(?<![0-9])%d 0 obj\s*(<<.*?>>)\s*endobj" % num, data, re.S).group(1)
+    root = re.search(rb"/Root \d+ 0 R", data).group(0)
+    size = int(re.findall(rb"/Size (\d+)", data)[-1])
+    bad = tmp_path / "disguised.pdf"
+    bad.write_bytes(_xref_stream_update(
+        data, {size: info.replace(N.encode(), N2.encode())},
+        type_entry + b" " + root + b" /Info %d 0 R /Info %d 0 R" % (num, size)))
+    shown = subprocess.run([texbuild.tool("pdfinfo"), "-custom", str(bad)],
+                           capture_output=True, text=True).stdout
+    assert N2 in shown, shown  # poppler (a viewer) reads the other number
+    code, doc, err = verify(bad)
+    assert code == 1, doc
+    c = check(doc, "info")
+    assert c["status"] == "fail" and CLAIMED in c["detail"] and OTHER in c["detail"], c
+
+
 # -- XMP ----------------------------------------------------------------------------------
 
 def xmp_edited(src: Path, dst: Path, edit: Callable[[bytes], bytes]) -> Path:
