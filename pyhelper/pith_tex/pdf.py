@@ -55,7 +55,8 @@ from .documents import PDF_MAGIC
 from .errors import show
 from .identifier import URL_BASE
 from .pdfmeta import XMP_KEYS, XMP_NS, Unreadable, info_values, xmp_values
-from .pdfpage import MIN_FONT_PT, PageScan, TooComplex, overlaps, qr_grids, scan_page
+from .pdfpage import (MIN_FONT_PT, PageScan, TooComplex, overlaps, qr_grids, scan_annotations,
+                      scan_page)
 
 if TYPE_CHECKING:
     from .keys import Keyring
@@ -110,6 +111,9 @@ class PdfClaims(NamedTuple):
     xmp: Union[Dict[str, List[str]], str, None] = None
     #: The URIs of page 1's link annotations.
     links: Tuple[str, ...] = ()
+    #: The text page 1's annotations show (appearance streams, notes), and the places of
+    #: those that draw an appearance; a str when they could not be read.
+    annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
 
 
 class UnreadablePdf(Exception):
@@ -293,6 +297,7 @@ def read_claims(path: str) -> PdfClaims:
         scan: Optional[PageScan] = None
         page_error = None
         links: Tuple[str, ...] = ()
+        annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
         if page is None:
             page_error = "the PDF has no pages"
         else:
@@ -305,7 +310,14 @@ def read_claims(path: str) -> PdfClaims:
             except Exception as e:
                 page_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
             links = _links(page)
-    return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links)
+            try:
+                text, boxes = scan_annotations(page)
+                annots = (text, tuple(boxes))
+            except RecursionError:
+                annots = "their appearance streams are nested too deeply"
+            except Exception as e:
+                annots = "%s: %s" % (type(e).__name__, show(str(e), 60))
+    return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links, annots)
 
 
 def _links(page: Any) -> Tuple[str, ...]:
@@ -478,6 +490,13 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if others:
         return Check("badge", FAIL, "page 1 shows %s, but the metadata says %s"
                      % (others[0], _display(year, number)))
+    if isinstance(claims.annots, str):
+        return Check("badge", ERROR, "not checked: could not read page 1's annotations (%s)"
+                     % claims.annots)
+    others = other_numbers(claims.annots[0], (), number, year)
+    if others:  # a viewer draws an annotation's appearance over the page
+        return Check("badge", FAIL, "an annotation on page 1 shows %s, but the metadata "
+                     "says %s" % (others[0], _display(year, number)))
     shown = visible_numbers(page.visible)
     if any(n == number and (y is None or year is None or y == year) for y, n in shown):
         return Check("badge", OK, "page 1 shows %s (visible: at least %g pt, painted, "
@@ -534,6 +553,8 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
     over = [b for b in page.images if overlaps(b, g.box)]
     over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
     over += [b for b in page.other_paint if overlaps(b, g.box)]
+    if not isinstance(claims.annots, str):  # drawn by a viewer over the page
+        over += [b for b in claims.annots[1] if overlaps(b, g.box)]
     if over:
         return Check("qr", FAIL, "something else is painted over the QR code of %s: what a "
                      "scanner reads is not what was checked" % qr_text(number))

@@ -15,7 +15,8 @@ mode, font size, fill colour) and collect the filled rectangles and images.  Fro
 
 What this cannot see (docs/verification.md): glyphs whose ToUnicode map lies (the text
 read is not the text drawn), glyph shapes, text drawn as paths or inside images,
-overprinting and blend modes, annotations' appearance streams, optional content.
+overprinting and blend modes, optional content.  Annotations are read apart
+(:func:`scan_annotations`): the text and places of their appearance streams.
 
 The walk is bounded: at most :data:`MAX_OPERATIONS` content operations (forms included).
 """
@@ -455,6 +456,68 @@ def scan_page(page: Any) -> PageScan:
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
                     s.images, crop, s.shows)
+
+
+#: Annotations of page 1 looked at for what a viewer draws from them.
+MAX_ANNOTATIONS = 1000
+
+
+def _rect(annot: Any) -> Optional[Box]:
+    try:
+        x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
+    except Exception:
+        return None
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def scan_annotations(page: Any) -> Tuple[str, List[Box]]:
+    """What page 1's annotations give a viewer to show: the text of their normal
+    appearance streams (every appearance state; a viewer draws them over the page, and
+    pdftotext reads them) and their ``/Contents`` notes, and the rectangles of those that
+    draw an appearance.  Bounded by :data:`MAX_ANNOTATIONS` and, all streams together,
+    :data:`MAX_OPERATIONS` (raises :class:`TooComplex`)."""
+    from pypdf import PageObject
+    from pypdf.generic import ArrayObject, NameObject
+
+    annots = page.get("/Annots")
+    annots = annots.get_object() if annots is not None else []
+    texts: List[str] = []
+    boxes: List[Box] = []
+    ops = 0
+    for ref in list(annots)[:MAX_ANNOTATIONS]:
+        annot = ref.get_object()
+        if not hasattr(annot, "get"):
+            continue
+        note = annot.get("/Contents")
+        if isinstance(note, (str, bytes)):
+            texts.append(note if isinstance(note, str) else note.decode("latin-1"))
+        ap = annot.get("/AP")
+        normal = ap.get_object().get("/N") if hasattr(ap, "get_object") else None
+        normal = normal.get_object() if normal is not None else None
+        if normal is None:
+            continue
+        streams = [normal] if hasattr(normal, "get_data") else [
+            v.get_object() for v in list(normal.values())[:64]] if hasattr(
+                normal, "values") else []
+        drawn = False
+        for stream in streams:
+            if not hasattr(stream, "get_data"):
+                continue
+            drawn = True
+            form = PageObject(page.pdf)
+            form[NameObject("/Contents")] = stream
+            form[NameObject("/Resources")] = stream.get("/Resources", {})
+            form[NameObject("/MediaBox")] = ArrayObject(stream.get("/BBox", [0, 0, 1, 1]))
+            s = Scanner(_EVERYWHERE, form["/Resources"])
+            s.ops = ops
+            form.extract_text(visitor_operand_before=s.before,
+                              visitor_operand_after=s.after, visitor_text=s.on_text)
+            ops = s.ops
+            texts.append("".join(s.text))
+        box = _rect(annot) if drawn else None
+        if box is not None:
+            boxes.append(box)
+    return "\n".join(texts), boxes
 
 
 # -- QR codes drawn with rules --------------------------------------------------------------

@@ -507,6 +507,62 @@ def test_paint_over_the_code_fails(honest, tmp_path):
     assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
 
 
+
+def _annotation(w: Any, rect: List[float], ops: bytes, subtype: str = "/FreeText") -> None:
+    """Give page 1 an annotation of *subtype* over *rect* whose normal appearance stream
+    draws *ops* (Helvetica as /F1): a viewer draws it over the page."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               FloatObject, NameObject, NumberObject, TextStringObject)
+
+    font = w._add_object(DictionaryObject({
+        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+        NameObject("/BaseFont"): NameObject("/Helvetica")}))
+    ap = DecodedStreamObject()
+    ap.set_data(ops)
+    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(rect[2] - rect[0]),
+                       FloatObject(rect[3] - rect[1])])
+    ap.update({NameObject("/Type"): NameObject("/XObject"),
+               NameObject("/Subtype"): NameObject("/Form"), NameObject("/BBox"): box,
+               NameObject("/Resources"): DictionaryObject({NameObject("/Font"): DictionaryObject(
+                   {NameObject("/F1"): font})})})
+    annot = DictionaryObject({
+        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject(subtype),
+        NameObject("/Rect"): ArrayObject([FloatObject(v) for v in rect]),
+        NameObject("/AP"): DictionaryObject({NameObject("/N"): w._add_object(ap)}),
+        NameObject("/F"): NumberObject(4), NameObject("/DA"): TextStringObject("/F1 10 Tf 0 g")})
+    page = w.pages[0]
+    annots = page.get("/Annots")
+    annots = annots.get_object() if annots is not None else ArrayObject()
+    annots.append(w._add_object(annot))
+    page[NameObject("/Annots")] = annots
+
+
+@pytest.mark.parametrize("subtype", ["/FreeText", "/Stamp"])
+def test_an_annotation_showing_another_number_fails(honest, tmp_path, subtype):
+    bad = tampered(honest.get("qr"), tmp_path / "annot.pdf", lambda w: _annotation(
+        w, [100, 100, 400, 120], b"BT /F1 10 Tf 2 5 Td (%s) Tj ET" % OTHER.encode(), subtype))
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(bad), "-"],
+                           capture_output=True, text=True).stdout
+    assert OTHER in "".join(shown.split())  # poppler reads the annotation's number
+    code, doc, err = verify(bad)
+    assert code == 1, doc
+    c = check(doc, "badge")
+    assert c["status"] == "fail" and "annotation" in c["detail"] and OTHER in c["detail"], c
+
+
+def test_an_annotation_painted_over_the_code_fails(honest, tmp_path):
+    def edit(w):
+        from pith_tex.pdfpage import qr_grids, scan_page
+
+        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        _annotation(w, [box[0] + 10, box[1] + 10, box[0] + 30, box[1] + 30],
+                    b"1 g 0 0 20 20 re f", "/Square")
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "p.pdf", edit))
+    assert code == 1, doc
+    assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
+
+
 def test_a_square_image_is_not_vouched_for(honest, tmp_path):
     from pypdf.generic import DecodedStreamObject, NameObject, NumberObject, DictionaryObject
 
