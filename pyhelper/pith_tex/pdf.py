@@ -114,25 +114,50 @@ class PdfClaims(NamedTuple):
     #: The text page 1's annotations show (appearance streams, notes), and the places of
     #: those that draw an appearance; a str when they could not be read.
     annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
+    #: pypdf's reports of a key written twice in one dictionary it read (trailer,
+    #: catalog, page tree, page 1 and what it uses): readers differ in which they keep.
+    duplicates: Tuple[str, ...] = ()
 
 
 class UnreadablePdf(Exception):
     """The file is not a PDF pith-tex can read: not a PDF, truncated, encrypted, broken."""
 
 
+class _Duplicates(logging.Handler):
+    """Collects pypdf's reports of a key written twice in one dictionary: pypdf keeps the
+    first value, poppler and viewers the last, so such a file reads two ways."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.found: List[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.found) < 16 and str(record.msg).startswith("Multiple definitions"):
+            try:
+                self.found.append(record.getMessage())
+            except Exception:
+                self.found.append(str(record.msg))
+
+
 @contextmanager
-def _quiet_pypdf() -> Iterator[None]:
+def _quiet_pypdf() -> Iterator[_Duplicates]:
     """pypdf logs (and warns about) every oddity it repairs, on stderr by default; the
-    report has its own lines, so silence it while reading."""
+    report has its own lines, so silence it while reading, keeping only the duplicate
+    dictionary keys it meets (:class:`_Duplicates`)."""
     log = logging.getLogger("pypdf")
-    level = log.level
-    log.setLevel(logging.CRITICAL + 1)
+    level, propagate = log.level, log.propagate
+    handler = _Duplicates()
+    log.setLevel(logging.WARNING)
+    log.propagate = False
+    log.addHandler(handler)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            yield
+            yield handler
     finally:
+        log.removeHandler(handler)
         log.setLevel(level)
+        log.propagate = propagate
 
 
 def _text(value: Any) -> Optional[str]:
@@ -256,7 +281,7 @@ def read_claims(path: str) -> PdfClaims:
     """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
-    with _quiet_pypdf(), _no_gc_in_command():
+    with _quiet_pypdf() as duplicates, _no_gc_in_command():
         try:
             reader = import_pypdf().PdfReader(io.BytesIO(data))
             if reader.is_encrypted:
@@ -317,7 +342,8 @@ def read_claims(path: str) -> PdfClaims:
                 annots = "their appearance streams are nested too deeply"
             except Exception as e:
                 annots = "%s: %s" % (type(e).__name__, show(str(e), 60))
-    return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links, annots)
+    return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links, annots,
+                     tuple(duplicates.found))
 
 
 def _links(page: Any) -> Tuple[str, ...]:
@@ -603,9 +629,20 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     out = verify_embedded("the PDF", display, info["PithSHA256"], record, key_id, sig_hex,
                           require_signature=require_signature, keyring=keyring)
     signed = key_id is not None or sig_hex is not None
-    checks = [Check("pdf", OK, "%d page%s, with the Pith metadata of a %s include"
-                    % (claims.pages, "" if claims.pages == 1 else "s",
-                       "signed" if signed else "verified, unsigned")),
+    if claims.duplicates:
+        m = re.search(r"byte (0x[0-9a-f]+) for key (\S+)", claims.duplicates[0])
+        where = ("%s at byte %s" % (show(m.group(2), 40), m.group(1)) if m
+                 else show(claims.duplicates[0], 100))
+        more = len(claims.duplicates) - 1
+        first = Check("pdf", FAIL, "the PDF writes a key twice in one dictionary (%s%s): "
+                      "pypdf reads the first value, poppler and viewers the last, so what "
+                      "they show may differ from what was checked"
+                      % (where, ", and %d more" % more if more else ""))
+    else:
+        first = Check("pdf", OK, "%d page%s, with the Pith metadata of a %s include"
+                      % (claims.pages, "" if claims.pages == 1 else "s",
+                         "signed" if signed else "verified, unsigned"))
+    checks = [first,
               _canonical_check(raw, record), *out.checks]
     number = out.number or number
     url = info["PithURL"]

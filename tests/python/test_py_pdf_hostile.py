@@ -303,6 +303,48 @@ def test_two_info_entries_in_a_disguised_xref_stream(honest, tmp_path, type_entr
     assert c["status"] == "fail" and CLAIMED in c["detail"] and OTHER in c["detail"], c
 
 
+
+def _other_page(first: int, number: str) -> Dict[int, bytes]:
+    """Objects *first*.. : a page tree whose one page shows *number* (Helvetica)."""
+    text = b"BT /F1 12 Tf 100 700 Td (%s) Tj ET" % number.encode()
+    return {first: b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % (first + 1),
+            first + 1: b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources "
+                       b"<< /Font << /F1 %d 0 R >> >> /Contents %d 0 R >>"
+                       % (first, first + 3, first + 2),
+            first + 2: b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text),
+            first + 3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
+
+
+@pytest.mark.parametrize("where", ["trailer", "catalog"])
+def test_a_key_written_twice_on_the_way_to_page_1_fails(honest, tmp_path, where):
+    """pypdf keeps the first of two /Root (or /Pages) entries, poppler the last: a viewer
+    shows another page 1 than the one checked."""
+    data = honest.get("qr").read_bytes()
+    root = int(re.search(rb"/Root (\d+) 0 R", data).group(1))
+    info = re.search(rb"/Info \d+ 0 R", data).group(0)
+    size = int(re.findall(rb"/Size (\d+)", data)[-1])
+    objects = _other_page(size + 1, OTHER)
+    from pypdf import PdfReader
+
+    pages = PdfReader(str(honest.get("qr"))).trailer["/Root"].raw_get("/Pages").idnum
+    if where == "trailer":
+        objects[size] = b"<< /Type /Catalog /Pages %d 0 R >>" % (size + 1)
+        entries = b"/Type /XRef /Root %d 0 R /Root %d 0 R %s" % (root, size, info)
+    else:  # the catalog, redefined with a second /Pages
+        objects[root] = b"<< /Type /Catalog /Pages %d 0 R /Pages %d 0 R >>" % (pages, size + 1)
+        objects[size] = b"null"
+        entries = b"/Type /XRef /Root %d 0 R %s" % (root, info)
+    bad = tmp_path / "twice.pdf"
+    bad.write_bytes(_xref_stream_update(data, objects, entries))
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(bad), "-"],
+                           capture_output=True, text=True).stdout
+    assert OTHER in shown and CLAIMED not in shown, shown  # poppler shows the other page
+    code, doc, err = verify(bad)
+    assert code == 1, doc
+    c = check(doc, "pdf")
+    assert c["status"] == "fail" and "twice" in c["detail"], c
+
+
 # -- XMP ----------------------------------------------------------------------------------
 
 def xmp_edited(src: Path, dst: Path, edit: Callable[[bytes], bytes]) -> Path:
