@@ -123,20 +123,31 @@ class UnreadablePdf(Exception):
     """The file is not a PDF pith-tex can read: not a PDF, truncated, encrypted, broken."""
 
 
+#: What pypdf logs when the cross-reference data does not lead to the objects and it
+#: rebuilds the table by scanning the file (every release since the floor).
+_REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer")
+
+
 class _Duplicates(logging.Handler):
-    """Collects pypdf's reports of a key written twice in one dictionary: pypdf keeps the
-    first value, poppler and viewers the last, so such a file reads two ways."""
+    """Collects pypdf's reports of a key written twice in one dictionary (pypdf keeps the
+    first value, poppler and viewers the last, so such a file reads two ways) and of a
+    cross-reference table it had to rebuild (*repaired*: readers rebuild a broken table
+    each their own way, taking other definitions of the same object, or give up)."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.found: List[str] = []
+        self.repaired = False
 
     def emit(self, record: logging.LogRecord) -> None:
-        if len(self.found) < 16 and str(record.msg).startswith("Multiple definitions"):
+        msg = str(record.msg)
+        if msg.startswith(_REPAIRS):
+            self.repaired = True
+        if len(self.found) < 16 and msg.startswith("Multiple definitions"):
             try:
                 self.found.append(record.getMessage())
             except Exception:
-                self.found.append(str(record.msg))
+                self.found.append(msg)
 
 
 @contextmanager
@@ -281,67 +292,77 @@ def read_claims(path: str) -> PdfClaims:
     """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
-    with _quiet_pypdf() as duplicates, _no_gc_in_command():
+    with _quiet_pypdf() as reports, _no_gc_in_command():
+        claims = _read_claims(data, reports)
+    if reports.repaired:
+        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to rebuild "
+                            "it by scanning the file; viewers rebuild it their own way, or "
+                            "cannot open it): what they show cannot be vouched for")
+    return claims
+
+
+def _read_claims(data: bytes, duplicates: _Duplicates) -> PdfClaims:
+    """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`)."""
+    try:
+        reader = import_pypdf().PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
+                                "PDFs")
+        raw = reader.metadata
+        info: Dict[str, str] = {}
+        bad: List[str] = []
+        if raw is not None:
+            for key in PITH_KEYS:
+                name = "/" + key
+                if name in raw:
+                    value = _text(raw[name])
+                    if value is None:
+                        bad.append(key)
+                    else:
+                        info[key] = value
+        page, pages = _first_page(reader)
+    except UnreadablePdf:
+        raise
+    except Exception as e:  # pypdf raises many kinds on a broken file
+        if re.search(rb"/Encrypt(?![A-Za-z0-9])", data[-4096:]):  # in a trailer
+            raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
+                                "PDFs")
+        raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
+                                                          show(str(e), 80)))
+    if _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
+        # nothing can be verified: reading the page would be wasted
+        return PdfClaims(info, pages, None, None, tuple(bad))
+    info_all: Union[Dict[str, List[str]], str]
+    try:
+        info_all = info_values(data, reader, PITH_KEYS)
+    except Unreadable as e:
+        info_all = str(e)
+    except Exception as e:
+        info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
+    xmp = _xmp_claims(reader)
+    scan: Optional[PageScan] = None
+    page_error = None
+    links: Tuple[str, ...] = ()
+    annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
+    if page is None:
+        page_error = "the PDF has no pages"
+    else:
         try:
-            reader = import_pypdf().PdfReader(io.BytesIO(data))
-            if reader.is_encrypted:
-                raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
-                                    "PDFs")
-            raw = reader.metadata
-            info: Dict[str, str] = {}
-            bad: List[str] = []
-            if raw is not None:
-                for key in PITH_KEYS:
-                    name = "/" + key
-                    if name in raw:
-                        value = _text(raw[name])
-                        if value is None:
-                            bad.append(key)
-                        else:
-                            info[key] = value
-            page, pages = _first_page(reader)
-        except UnreadablePdf:
-            raise
-        except Exception as e:  # pypdf raises many kinds on a broken file
-            if re.search(rb"/Encrypt(?![A-Za-z0-9])", data[-4096:]):  # in a trailer
-                raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
-                                    "PDFs")
-            raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
-                                                              show(str(e), 80)))
-        if _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
-            # nothing can be verified: reading the page would be wasted
-            return PdfClaims(info, pages, None, None, tuple(bad))
-        info_all: Union[Dict[str, List[str]], str]
-        try:
-            info_all = info_values(data, reader, PITH_KEYS)
-        except Unreadable as e:
-            info_all = str(e)
+            scan = scan_page(page)
+        except TooComplex as e:
+            page_error = str(e)
+        except RecursionError:
+            page_error = "its content is nested too deeply"
         except Exception as e:
-            info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
-        xmp = _xmp_claims(reader)
-        scan: Optional[PageScan] = None
-        page_error = None
-        links: Tuple[str, ...] = ()
-        annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
-        if page is None:
-            page_error = "the PDF has no pages"
-        else:
-            try:
-                scan = scan_page(page)
-            except TooComplex as e:
-                page_error = str(e)
-            except RecursionError:
-                page_error = "its content is nested too deeply"
-            except Exception as e:
-                page_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
-            links = _links(page)
-            try:
-                text, boxes = scan_annotations(page)
-                annots = (text, tuple(boxes))
-            except RecursionError:
-                annots = "their appearance streams are nested too deeply"
-            except Exception as e:
-                annots = "%s: %s" % (type(e).__name__, show(str(e), 60))
+            page_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
+        links = _links(page)
+        try:
+            text, boxes = scan_annotations(page)
+            annots = (text, tuple(boxes))
+        except RecursionError:
+            annots = "their appearance streams are nested too deeply"
+        except Exception as e:
+            annots = "%s: %s" % (type(e).__name__, show(str(e), 60))
     return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links, annots,
                      tuple(duplicates.found))
 

@@ -345,6 +345,33 @@ def test_a_key_written_twice_on_the_way_to_page_1_fails(honest, tmp_path, where)
     assert c["status"] == "fail" and "twice" in c["detail"], c
 
 
+
+@pytest.mark.parametrize("generation", [0, 1])
+def test_a_broken_cross_reference_is_not_vouched_for(honest, tmp_path, generation):
+    """startxref points nowhere, and page 1's content is defined a second time: pypdf
+    rebuilds the table and reads one definition, poppler cannot open the file, other
+    readers take the other definition (the highest generation, the last one)."""
+    from pypdf import PdfReader
+
+    src = honest.get("qr")
+    page = PdfReader(str(src)).pages[0]
+    num = page.raw_get("/Contents").idnum
+    font = list(page["/Resources"]["/Font"].keys())[0].encode()
+    text = b"BT %s 10 Tf 100 700 Td (%s) Tj ET" % (font, OTHER.encode())
+    data = src.read_bytes()
+    redefined = b"%d %d obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (
+        num, generation, len(text), text)
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(data[:data.rindex(b"startxref")] + redefined
+                    + b"startxref\n999999999\n%%EOF\n")
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(bad), "-"],
+                           capture_output=True, text=True)
+    assert CLAIMED not in shown.stdout  # poppler does not show what pypdf reads
+    code, doc, err = verify(bad)
+    assert code == 3, doc
+    assert "cross-reference" in doc["files"][0]["error"], doc
+
+
 # -- XMP ----------------------------------------------------------------------------------
 
 def xmp_edited(src: Path, dst: Path, edit: Callable[[bytes], bytes]) -> Path:
