@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from . import canonical
-from .checks import FileOutcome
+from .checks import FAIL, Check, FileOutcome
 from .documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
                         parse_record_doc, read_capped)
 from .errors import PithError, show
@@ -131,6 +131,11 @@ def verify_json_obj(
                                "Citation Record (schema: %s)" % citations.SCHEMA)
     except PithError as e:
         return FileOutcome(path, kind or "unknown", None, e.message, e.exit_code)
+    key = citations.duplicate_key(data) if data is not None else None
+    if key is not None:  # Python keeps the last value; other readers (and eyes) the first
+        out = out._replace(checks=[*out.checks, Check(
+            "json", FAIL, "an object repeats the key %s: readers disagree on what this %s "
+            "says (the checks above read the last value)" % (show(key), kind))])
     return FileOutcome(path, kind, out)
 
 
