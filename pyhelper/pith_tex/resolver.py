@@ -98,6 +98,8 @@ def parse_body(body: bytes, where: str, content_type: str = "") -> Any:
         raise CouldNotCheck("%s: body is not UTF-8 JSON" % where)
     try:
         return json.loads(text)
+    except RecursionError:  # arrays or objects nested deeper than the parser's stack
+        raise CouldNotCheck("%s: body is not valid JSON (nested too deeply)" % where)
     except ValueError as e:
         if str(getattr(e, "msg", "")).startswith("Unterminated") or \
                 getattr(e, "pos", 0) >= len(text.rstrip()):

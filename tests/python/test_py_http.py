@@ -108,8 +108,10 @@ def test_other_4xx_is_not_retried(server):
     (Reply(body=b" " * (1 << 20) + b"{}"), "larger than 1 MiB"),
     (Reply(body=b"{}", declared_length=5 << 20), "larger than 1 MiB"),
     (Reply(body=b"\xff\xfe{}"), "not UTF-8 JSON"),
+    # a hostile resolver's nesting: "could not check", not an internal error
+    (Reply(body=b"[" * 200000 + b"]" * 200000), "nested too deeply"),
 ], ids=["html-type", "html-body", "not-json", "empty", "short", "short-declared", "big",
-        "big-declared", "not-utf8"])
+        "big-declared", "not-utf8", "deep"])
 def test_unreadable_bodies(server, reply, message):
     server.route("/pith/%s.json" % N, reply)
     r, _ = resolver(server)
