@@ -83,6 +83,9 @@ _BADGE_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})")
 # Any Pith Number on the page: full or short (8+ characters), or in a Pith URL.
 _ANY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{8,26})")
 _URL_NUMBER_RE = re.compile(r"(?i)pith\.science/pith/([A-Z2-7]{8,26})")
+# The same in any letter case (``PITH:2025:...``, a lower-case number: base32 is read
+# either way), with the year, so that a title such as "PITH: A NEW METHOD" is not one.
+_ANY_CASE_RE = re.compile(r"(?i)pith:([0-9]{4}):([A-Z2-7]{8,26})")
 _FETCH = "run pith-tex fetch and recompile"
 
 
@@ -418,6 +421,11 @@ def other_numbers(text: str, links: Tuple[str, ...], number: str,
         n, y = m.group(2), m.group(1)
         if not number.startswith(n) or (y is not None and year is not None
                                         and int(y) != year):
+            found.append(m.group(0))
+    for m in _ANY_CASE_RE.finditer(squeezed):
+        n = m.group(2).upper()
+        if (not number.startswith(n) or (year is not None and int(m.group(1)) != year)) \
+                and m.group(0) not in found:
             found.append(m.group(0))
     for where in [squeezed, *links]:
         for m in _URL_NUMBER_RE.finditer(where):

@@ -493,6 +493,33 @@ def test_another_number_anywhere_on_page_1_fails(honest, tmp_path, text):
     assert c["status"] == "fail" and "but the metadata says %s" % CLAIMED in c["detail"]
 
 
+@pytest.mark.parametrize("text", [
+    OTHER.upper(),  # PITH:2025:...
+    "pith:%d:%s" % (V["year"], N2.lower()),  # base32 reads either case
+])
+def test_another_number_in_another_letter_case_fails(honest, tmp_path, text):
+    bad = tampered(honest.get("qr"), tmp_path / "o.pdf",
+                   lambda w: page_ops(w, text_ops(text, size=10)))
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(bad), "-"],
+                           capture_output=True, text=True).stdout
+    assert text in shown  # what poppler shows
+    code, doc, err = verify(bad)
+    assert code == 1, doc
+    c = check(doc, "badge")
+    assert c["status"] == "fail" and text in c["detail"], c
+
+
+@pytest.mark.parametrize("text", [
+    "PITH: A NEW METHOD FOR EVERYTHING",  # a title, not a number
+    "pith:%d:%s" % (V["year"], N.lower()),  # the claimed number itself
+])
+def test_a_case_variant_that_is_not_another_number_passes(honest, tmp_path, text):
+    ok = tampered(honest.get("qr"), tmp_path / "o.pdf",
+                  lambda w: page_ops(w, text_ops(text, size=10)))
+    code, doc, err = verify(ok)
+    assert code == 0 and check(doc, "badge")["status"] == "ok", doc
+
+
 def test_another_number_in_a_link_fails(honest, tmp_path):
     def edit(w):
         w.add_uri(0, "https://pith.science/pith/" + N2, [10, 10, 20, 20])
