@@ -608,6 +608,7 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
     over = [b for b in page.images if overlaps(b, g.box)]
     over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
     over += [b for b in page.other_paint if overlaps(b, g.box)]
+    over += [b for b in page.text_paint if overlaps(b, g.box)]  # glyphs (squares, ...)
     if not isinstance(claims.annots, str):  # drawn by a viewer over the page
         over += [b for b in claims.annots[1] if overlaps(b, g.box)]
     if over:

@@ -86,6 +86,9 @@ class PageScan(NamedTuple):
     images: List[Box]
     crop: Box
     shows: int = 0  # text-showing operations met
+    #: Where painted text (any render mode but 3 and 7, any colour) lies, in page space:
+    #: glyphs drawn over a QR code change what a scanner reads.
+    text_paint: Tuple[Box, ...] = ()
 
 
 class _GState:
@@ -187,6 +190,8 @@ class Scanner:
         self._start: Optional[Tuple[float, float]] = None
         self._last_why: Optional[str] = None
         self.shows = 0
+        self.text_paint: List[Box] = []
+        self._glyphs_from: Optional[Tuple[float, float, float]] = None  # x, y, size
         self._handlers = self._table()
 
     # -- helpers ------------------------------------------------------------------------
@@ -319,7 +324,30 @@ class Scanner:
 
     def _show(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.shows += 1
+        self._glyphs_from = None
+        if self.gs[-1].tr not in (3, 7):  # it paints: where, is settled after the show
+            m = mul(tm, self._m(cm))
+            x, y = apply(m, 0.0, self.gs[-1].rise)
+            self._glyphs_from = (x, y, abs(self.gs[-1].size) * math.hypot(m[2], m[3]))
         self.pending.append(self._why_hidden(cm, tm))
+
+    def _glyphs_painted(self, cm: Any, tm: Any) -> None:
+        """The box of the text just shown: from its start to its end on the baseline,
+        a font size up and down (glyphs reach above and below it)."""
+        if self._glyphs_from is None:
+            return
+        x0, y0, size = self._glyphs_from
+        self._glyphs_from = None
+        m = mul(tm, self._m(cm))
+        x1, y1 = apply(m, 0.0, self.gs[-1].rise)
+        box = (min(x0, x1) - size, min(y0, y1) - size, max(x0, x1) + size,
+               max(y0, y1) + size)
+        if all(math.isfinite(v) for v in box) and len(self.text_paint) < 100_000:
+            self.text_paint.append(box)
+
+    def _shade(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        # ``sh`` paints a shading over the whole clipping area
+        self.other_paint.append(intersect(self.gs[-1].clip, self.crop))
 
     def _xobject(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self._do(args[0], cm)
@@ -347,7 +375,7 @@ class Scanner:
             b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
             b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap,
-            b"Tz": self._tz, b"Ts": self._ts}
+            b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade}
         for o in _FILL | _STROKE:
             table[o] = self._paint
         for o in _SHOW:
@@ -355,6 +383,11 @@ class Scanner:
         return table
 
     def after(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        if op in _SHOW:
+            try:
+                self._glyphs_painted(cm, tm)
+            except (TypeError, ValueError, OverflowError):
+                self._glyphs_from = None
         if op in _SHOW and self.pending and self.pending[-1] is None:
             try:
                 m = mul(tm, self._m(cm))
@@ -455,7 +488,7 @@ def scan_page(page: Any) -> PageScan:
     page.extract_text(visitor_operand_before=s.before, visitor_operand_after=s.after,
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
-                    s.images, crop, s.shows)
+                    s.images, crop, s.shows, tuple(s.text_paint))
 
 
 #: Annotations of page 1 looked at for what a viewer draws from them.

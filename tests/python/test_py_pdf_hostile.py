@@ -659,6 +659,80 @@ def test_an_annotation_painted_over_the_code_fails(honest, tmp_path):
     assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
 
 
+
+def _repainted_code(w: Any, paint: Callable[[Any, float, float, float, bool], bytes]) -> None:
+    """Paint, with *paint(w, x, y, module, dark)*, every module where the code of N2
+    differs from page 1's code of N: a scanner then reads N2's URL."""
+    from pith_tex.pdfpage import qr_grids, scan_page
+
+    box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+    want, have = qr_rows(N2), qr_rows(N)
+    assert len(want) == len(have)
+    module = (box[2] - box[0]) / len(want)
+    ops = []
+    for i, row in enumerate(want):
+        for j, bit in enumerate(row):
+            if bit != have[i][j]:
+                ops.append(paint(w, box[0] + j * module, box[3] - (i + 1) * module, module,
+                                 bit == "1"))
+    page_ops(w, b"\n".join(ops) + b"\n", font=False)
+
+
+def _square_glyph(w: Any, x: float, y: float, module: float, dark: bool) -> bytes:
+    """ZapfDingbats 'n' (a black square, a standard-14 font) over one module."""
+    from pypdf.generic import DictionaryObject, NameObject
+
+    fonts = w.pages[0]["/Resources"].get_object()["/Font"].get_object()
+    if "/FZD" not in fonts:
+        fonts[NameObject("/FZD")] = w._add_object(DictionaryObject({
+            NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+            NameObject("/BaseFont"): NameObject("/ZapfDingbats")}))
+    size = module * 1000 / 691 * 1.08
+    return b"BT %s /FZD %.3f Tf 1 0 0 1 %.3f %.3f Tm (n) Tj ET" % (
+        b"0 g" if dark else b"1 g", size, x - 0.055 * size, y - 0.02 * size)
+
+
+def _shaded(w: Any, x: float, y: float, module: float, dark: bool) -> bytes:
+    """A constant-colour shading painted (``sh``) through a one-module clip."""
+    from pypdf.generic import (ArrayObject, BooleanObject, DictionaryObject, FloatObject,
+                               NameObject, NumberObject)
+
+    res = w.pages[0]["/Resources"].get_object()
+    if "/Shading" not in res:
+        res[NameObject("/Shading")] = DictionaryObject()
+    shadings = res["/Shading"].get_object()
+    name = "/Sh%d" % int(dark)
+    if name not in shadings:
+        grey = ArrayObject([FloatObject(0 if dark else 1)])
+        shadings[NameObject(name)] = w._add_object(DictionaryObject({
+            NameObject("/ShadingType"): NumberObject(2),
+            NameObject("/ColorSpace"): NameObject("/DeviceGray"),
+            NameObject("/Coords"): ArrayObject([FloatObject(v) for v in (0, 0, 1, 0)]),
+            NameObject("/Extend"): ArrayObject([BooleanObject(True), BooleanObject(True)]),
+            NameObject("/Function"): DictionaryObject({
+                NameObject("/FunctionType"): NumberObject(2),
+                NameObject("/Domain"): ArrayObject([FloatObject(0), FloatObject(1)]),
+                NameObject("/C0"): grey, NameObject("/C1"): grey,
+                NameObject("/N"): NumberObject(1)})}))
+    return b"q %.3f %.3f %.3f %.3f re W n %s sh Q" % (x, y, module, module, name.encode())
+
+
+@pytest.mark.parametrize("paint", [_square_glyph, _shaded], ids=["glyphs", "shading"])
+def test_modules_repainted_into_another_code_fail(honest, tmp_path, paint):
+    bad = tampered(honest.get("qr"), tmp_path / "repainted.pdf",
+                   lambda w: _repainted_code(w, paint))
+    png = tmp_path / "page"
+    subprocess.run([texbuild.tool("pdftoppm"), "-r", "300", "-f", "1", "-l", "1", "-png",
+                    str(bad), str(png)], check=True)
+    read = subprocess.run([texbuild.tool("zbarimg"), "-q", "--raw",
+                           str(next(tmp_path.glob("page*.png")))],
+                          capture_output=True, text=True).stdout
+    assert N2 in read, read  # what a scanner reads from poppler's rendering
+    code, doc, err = verify(bad)
+    assert code == 1, doc
+    assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
+
+
 def test_a_square_image_is_not_vouched_for(honest, tmp_path):
     from pypdf.generic import DecodedStreamObject, NameObject, NumberObject, DictionaryObject
 
