@@ -92,7 +92,8 @@ class PageScan(NamedTuple):
 
 
 class _GState:
-    __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise")
+    __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
+                 "space")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -106,10 +107,13 @@ class _GState:
         self.cap = cap  # line cap style
         self.hscale = hscale  # Tz, per cent
         self.rise = rise  # Ts, text space units
+        self.space = 1  # components of the fill colour space if gray, RGB or CMYK, else 0
 
     def copy(self) -> "_GState":
-        return _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
-                       self.cap, self.hscale, self.rise)
+        gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
+                     self.cap, self.hscale, self.rise)
+        gs.space = self.space
+        return gs
 
 
 _SHOW = {b"Tj", b"TJ", b"'", b'"'}
@@ -131,6 +135,27 @@ def _darkness(ops: List[Any]) -> Optional[float]:
         c, m, y, k = v
         return 1.0 - (0.3 * (1 - c) + 0.59 * (1 - m) + 0.11 * (1 - y)) * (1 - k)
     return None
+
+
+_DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceRGB": 3, "/RGB": 3, "/DeviceCMYK": 4,
+           "/CMYK": 4}
+
+
+def _components(name: Any, resources: Any) -> int:
+    """The components of the colour space *name* (``cs`` operand) when it is a gray, RGB
+    or CMYK one (a device space, a resource naming one, an ICC-based space), else 0."""
+    try:
+        if str(name) in _DEVICE:
+            return _DEVICE[str(name)]
+        space = resources["/ColorSpace"][name].get_object()
+        if str(space) in _DEVICE:
+            return _DEVICE[str(space)]
+        if isinstance(space, list) and space and space[0] == "/ICCBased":
+            n = int(space[1].get_object()["/N"])
+            return n if n in (1, 3, 4) else 0
+    except Exception:
+        pass
+    return 0
 
 
 def _stroked_rule(seg: Tuple[Tuple[float, float], Tuple[float, float], float],
@@ -306,9 +331,19 @@ class Scanner:
 
     def _colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].fill = _darkness(args)
+        self.gs[-1].space = len(args)
+
+    def _colour_space(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``cs``: a device space by name (``/DeviceGray cs 1 sc`` is white), or a named
+        resource that is one or an ICC-based space of 1, 3 or 4 components; its initial
+        colour is black.  Any other space: the colour is not followed."""
+        gs = self.gs[-1]
+        gs.space = _components(args[0], self.resources[-1])
+        gs.fill = 1.0 if gs.space else None
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        self.gs[-1].fill = None  # a colour space we do not follow
+        gs = self.gs[-1]  # sc/scn: followed in a gray, RGB or CMYK space
+        gs.fill = _darkness(args) if gs.space and len(args) == gs.space else None
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].stroke = _darkness(args)
@@ -370,7 +405,7 @@ class Scanner:
             b"v": self._line, b"y": self._line, b"W": self._clip, b"W*": self._clip,
             b"n": self._paint, b"q": self._save, b"Q": self._restore, b"Tr": self._tr,
             b"Tf": self._tf, b"g": self._colour, b"rg": self._colour, b"k": self._colour,
-            b"sc": self._other_colour, b"scn": self._other_colour, b"cs": self._other_colour,
+            b"sc": self._other_colour, b"scn": self._other_colour, b"cs": self._colour_space,
             b"Do": self._xobject, b"INLINE IMAGE": self._inline_image,
             b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,

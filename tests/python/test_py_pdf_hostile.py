@@ -457,6 +457,9 @@ def test_unreadable_xmp_stream_is_could_not_check(honest, tmp_path):
     ("off the page", b"", 10, -900, 100, "outside the crop box"),
     ("clipped away", b"0 0 5 5 re W n", 10, 100, 100, "clipped away"),
     ("white", b"1 g", 10, 100, 100, "a white fill colour"),
+    # a device colour space named with cs, the colour set with sc/scn
+    ("white, gray by name", b"/DeviceGray cs 1 sc", 10, 100, 100, "a white fill colour"),
+    ("white, RGB by name", b"/DeviceRGB cs 1 1 1 scn", 10, 100, 100, "a white fill colour"),
     ("squeezed", b"1 Tz", 10, 100, 100, "squeezed to 1 % of its width"),
     ("raised off the page", b"5000 Ts", 10, 100, 100, "outside the crop box"),
 ])
@@ -471,10 +474,11 @@ def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, 
         "page 1 has %s only where it is not visible (%s)" % (CLAIMED, why)) or why in c["detail"]
 
 
-def test_a_planted_visible_copy_is_a_badge(honest, tmp_path):
+@pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs"])
+def test_a_planted_visible_copy_is_a_badge(honest, tmp_path, before):
     # the same planting, visible: proves the cases above fail for the reason they name
     ok = tampered(honest.get("hide"), tmp_path / "b.pdf",
-                  lambda w: page_ops(w, text_ops(CLAIMED)))
+                  lambda w: page_ops(w, text_ops(CLAIMED, before=before)))
     code, doc, err = verify(ok)
     assert code == 0 and check(doc, "badge")["status"] == "ok", doc
 
