@@ -45,6 +45,23 @@ else:  # CPython's built-in SHA-256: the same digest, without loading OpenSSL (h
             from hashlib import sha256 as _sha256
 
 
+def _not_json(token: str) -> Any:
+    raise ValueError("%s is not JSON" % token)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value - value != 0:  # inf or nan: 1e999 overflows
+        raise ValueError("the number %s is too large for JSON" % text[:20])
+    return value
+
+
+#: ``json.loads`` of a str, strictly JSON (RFC 8259): ``NaN``, ``Infinity`` and numbers
+#: that overflow to them are refused (ValueError); Python accepts them, and their
+#: canonical text (``NaN``) is not JSON, so no other reader would hash the same bytes.
+loads_strict = json.JSONDecoder(parse_constant=_not_json, parse_float=_finite).decode
+
+
 def canonical_json(record: Any) -> bytes:
     """``json.dumps(rec, sort_keys=True, separators=(',',':'), ensure_ascii=False)`` as UTF-8."""
     return _dumps(record).encode("utf-8")

@@ -644,7 +644,7 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
             "canonical", FAIL, "PithRecord is larger than %d KiB: not the canonical JSON of "
             "any record (white space or padding around it?)" % (MAX_RECORD_BYTES >> 10))]))
     try:
-        record = json.loads(raw)
+        record = canonical.loads_strict(raw)
         why = None if type(record) is dict else "not a JSON object"
     except ValueError as e:
         why = "not JSON (%s)" % e.__class__.__name__

@@ -34,7 +34,6 @@ the cause.
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import threading
@@ -44,6 +43,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, TypeV
 from urllib.parse import unquote, urljoin, urlsplit
 
 from . import __version__
+from .canonical import loads_strict
 from .documents import MAX_BODY, read_capped
 from .errors import CouldNotCheck, UsageError, show
 
@@ -97,7 +97,7 @@ def parse_body(body: bytes, where: str, content_type: str = "") -> Any:
     except UnicodeDecodeError:
         raise CouldNotCheck("%s: body is not UTF-8 JSON" % where)
     try:
-        return json.loads(text)
+        return loads_strict(text)
     except RecursionError:  # arrays or objects nested deeper than the parser's stack
         raise CouldNotCheck("%s: body is not valid JSON (nested too deeply)" % where)
     except ValueError as e:

@@ -28,7 +28,6 @@ contradiction outranks an unanswered question.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Optional
 
 from . import canonical
@@ -40,7 +39,7 @@ from .recordchecks import record_checks
 if TYPE_CHECKING:  # keys (and cryptography behind it) are imported on the first signature
     from .keys import Keyring
 
-loads = json.JSONDecoder().decode  # json.loads of a str, minus its keyword handling
+loads = canonical.loads_strict  # json.loads of a str, minus NaN and Infinity
 
 
 def verify_record(

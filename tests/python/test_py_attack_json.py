@@ -61,3 +61,47 @@ def test_a_key_written_twice_is_not_verified(tmp_path, case):
     out = json.loads(r.out)
     checks = {c["name"]: c for c in out["files"][0]["checks"]}
     assert checks["json"]["status"] == "fail" and "repeats the key" in checks["json"]["detail"]
+
+
+# -- NaN and Infinity: Python reads them, JSON has no such values -------------------------
+
+MIRROR = Path(__file__).resolve().parents[2] / "examples" / "mirror"
+
+
+def _with_state(value: str) -> str:
+    """Resolver JSON whose attestation_state (outside the record's digest) is *value*."""
+    doc = recorded.resolver_json(V)
+    doc["attestation_state"] = "@STATE@"
+    return json.dumps(doc).replace('"@STATE@"', value, 1)
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.parametrize("doc", ["record", "citation-record"])
+def test_nan_and_infinity_are_not_json(tmp_path, doc, value):
+    """A field outside every digest (the resolver JSON's attestation_state, a citation
+    record's as_of) holding NaN verified: the file is not JSON to any other reader."""
+    if doc == "record":
+        text = _with_state(value)
+        name = "r.json"
+    else:
+        text = (MIRROR / "paper" / "2601.16956" / "citation-record.json").read_text("utf-8")
+        assert text.count('"as_of":"') == 1
+        text = text.replace('"as_of":"2026-08-07T07:15:00Z"', '"as_of":%s' % value, 1)
+        name = "citation-record.json"
+    assert value in text
+    json.loads(text)  # Python's json reads it
+    r = _verify(tmp_path, name, text)
+    assert r.rc == 3, (r.out, r.err)
+    assert "not valid JSON" in json.loads(r.out)["files"][0]["error"]
+
+
+def test_a_resolver_answering_nan_is_could_not_check(tmp_path):
+    from server import Reply, ResolverServer
+
+    text = _with_state("NaN")
+    with ResolverServer() as srv:
+        srv.record(V["number"], Reply(body=text.encode()))
+        r = bounded.run(["fetch", V["number"], "--resolver", srv.url, "-o", "inc.tex"],
+                        cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert r.rc == 3, (r.out, r.err)
+    assert "not valid JSON" in r.err and not (tmp_path / "inc.tex").exists()
