@@ -93,7 +93,7 @@ class PageScan(NamedTuple):
 
 class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
-                 "space")
+                 "space", "parts")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -108,12 +108,24 @@ class _GState:
         self.hscale = hscale  # Tz, per cent
         self.rise = rise  # Ts, text space units
         self.space = 1  # components of the fill colour space if gray, RGB or CMYK, else 0
+        #: The clipping area as a union of boxes inside *clip* (a clip made of several
+        #: rectangles has holes its bounding box hides); empty: all of *clip*.
+        self.parts: Tuple[Box, ...] = ()
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
                      self.cap, self.hscale, self.rise)
         gs.space = self.space
+        gs.parts = self.parts
         return gs
+
+    def shows(self, *points: Tuple[float, float]) -> bool:
+        """Whether every one of *points* lies inside the clipping area, in one part of
+        it (text that starts in one rectangle and ends in another is cut between)."""
+        if not all(inside(self.clip, x, y) for x, y in points):
+            return False
+        return not self.parts or any(all(inside(p, x, y) for x, y in points)
+                                     for p in self.parts)
 
 
 _SHOW = {b"Tj", b"TJ", b"'", b'"'}
@@ -244,6 +256,17 @@ class Scanner:
                 self.other_paint.append(bbox(self.path))
         if self.clip_next and self.path:
             gs.clip = intersect(gs.clip, bbox(self.path))
+            if self.path_rects and not self.path_curved and not any(
+                    sk for _, sk in self.path_rects):
+                new = [bbox(pts) for pts, _ in self.path_rects]
+            else:  # a curved clip: followed as its bounding box
+                new = [bbox(self.path)]
+            parts = [intersect(a, b) for a in new for b in (gs.parts or (gs.clip,))]
+            parts = [b for b in parts if b[0] <= b[2] and b[1] <= b[3]]
+            if not parts:  # nothing left to paint in
+                parts = [(math.inf, math.inf, -math.inf, -math.inf)]
+            # too many to follow: the bounding box (what was followed before)
+            gs.parts = tuple(parts) if len(parts) <= 64 else ()
         self.clip_next = False
         self.path = []
         self.path_rects = []
@@ -267,7 +290,7 @@ class Scanner:
         x, y = apply(m, 0.0, gs.rise)  # the baseline, raised or lowered by Ts
         if not inside(self.crop, x, y):
             return "outside the crop box"
-        if not inside(gs.clip, x, y):
+        if not gs.shows((x, y)):
             return "clipped away"
         self._start = (x, y)
         return None
@@ -429,7 +452,7 @@ class Scanner:
                 x, y = apply(m, 0.0, self.gs[-1].rise)
                 if not inside(self.crop, x, y):
                     self.pending[-1] = "running out of the crop box"
-                elif not inside(self.gs[-1].clip, x, y):
+                elif not self.gs[-1].shows((x, y), *([self._start] if self._start else [])):
                     self.pending[-1] = "clipped away"
             except (TypeError, ValueError, OverflowError):
                 self.pending[-1] = "an unreadable operand"

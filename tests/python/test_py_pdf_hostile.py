@@ -456,6 +456,11 @@ def test_unreadable_xmp_stream_is_could_not_check(honest, tmp_path):
     ("tiny", b"", 1, 100, 100, "smaller than 4 pt"),
     ("off the page", b"", 10, -900, 100, "outside the crop box"),
     ("clipped away", b"0 0 5 5 re W n", 10, 100, 100, "clipped away"),
+    # two rectangles around it: their bounding box holds the text, the clip does not
+    ("between two clip rectangles", b"0 0 5 5 re 500 500 5 5 re W n", 10, 100, 100,
+     "clipped away"),
+    ("a clip with a hole", b"0 0 99 600 re 300 0 300 600 re W n", 10, 100, 100,
+     "clipped away"),
     ("white", b"1 g", 10, 100, 100, "a white fill colour"),
     # a device colour space named with cs, the colour set with sc/scn
     ("white, gray by name", b"/DeviceGray cs 1 sc", 10, 100, 100, "a white fill colour"),
@@ -474,7 +479,8 @@ def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, 
         "page 1 has %s only where it is not visible (%s)" % (CLAIMED, why)) or why in c["detail"]
 
 
-@pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs"])
+@pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs",
+                                    b"0 0 5 5 re 90 90 400 30 re W n"])
 def test_a_planted_visible_copy_is_a_badge(honest, tmp_path, before):
     # the same planting, visible: proves the cases above fail for the reason they name
     ok = tampered(honest.get("hide"), tmp_path / "b.pdf",
