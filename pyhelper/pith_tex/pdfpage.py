@@ -285,7 +285,12 @@ class Scanner:
             return "%.2g pt, smaller than %g pt" % (size, MIN_FONT_PT)
         if abs(gs.hscale) < 50:
             return "squeezed to %g %% of its width" % gs.hscale
-        if gs.fill is not None and gs.fill < 0.1:
+        # modes 1 and 5 stroke the glyphs' outlines only, 2 and 6 fill and stroke them
+        if gs.tr in (1, 5) and gs.stroke is not None and gs.stroke < 0.1:
+            return "a white stroke colour (render mode %d strokes only)" % gs.tr
+        if gs.tr in (0, 4) and gs.fill is not None and gs.fill < 0.1 or gs.tr in (2, 6) and (
+                gs.fill is not None and gs.fill < 0.1 and gs.stroke is not None
+                and gs.stroke < 0.1):
             return "a white fill colour"
         x, y = apply(m, 0.0, gs.rise)  # the baseline, raised or lowered by Ts
         if not inside(self.crop, x, y):

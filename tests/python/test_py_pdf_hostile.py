@@ -462,6 +462,7 @@ def test_unreadable_xmp_stream_is_could_not_check(honest, tmp_path):
     ("a clip with a hole", b"0 0 99 600 re 300 0 300 600 re W n", 10, 100, 100,
      "clipped away"),
     ("white", b"1 g", 10, 100, 100, "a white fill colour"),
+    ("outlines stroked in white", b"1 Tr 1 G", 10, 100, 100, "a white stroke colour"),
     # a device colour space named with cs, the colour set with sc/scn
     ("white, gray by name", b"/DeviceGray cs 1 sc", 10, 100, 100, "a white fill colour"),
     ("white, RGB by name", b"/DeviceRGB cs 1 1 1 scn", 10, 100, 100, "a white fill colour"),
@@ -480,6 +481,7 @@ def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, 
 
 
 @pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs",
+                                    b"1 g 1 Tr", b"1 g 2 Tr",
                                     b"0 0 5 5 re 90 90 400 30 re W n"])
 def test_a_planted_visible_copy_is_a_badge(honest, tmp_path, before):
     # the same planting, visible: proves the cases above fail for the reason they name
