@@ -15,7 +15,8 @@ mode, font size, fill colour) and collect the filled rectangles and images.  Fro
 
 What this cannot see (docs/verification.md): glyphs whose ToUnicode map lies (the text
 read is not the text drawn), glyph shapes, text drawn as paths or inside images,
-overprinting and blend modes, optional content.  Annotations are read apart
+overprinting and blend modes, optional content other than marked content (``/OC ...
+BDC``: followed).  Annotations are read apart
 (:func:`scan_annotations`): the text and places of their appearance streams.
 
 The walk is bounded: at most :data:`MAX_OPERATIONS` content operations (forms included).
@@ -205,8 +206,10 @@ def _one_pixel_mask(args: Any) -> Optional[bool]:
 class Scanner:
     """The visitors of one extraction (see the module docstring)."""
 
-    def __init__(self, crop: Box, resources: Any) -> None:
+    def __init__(self, crop: Box, resources: Any, off: "frozenset[int]" = frozenset()) -> None:
         self.crop = crop
+        self.off = off  # the optional content groups (object numbers) that are off
+        self.layers: List[bool] = []  # per open marked-content sequence: is it hidden?
         self.gs = [_GState(0, 0.0, crop, 1.0)]
         self.base: List[Matrix] = [IDENTITY]  # form XObject space -> page space
         self.resources: List[Any] = [resources]
@@ -243,7 +246,8 @@ class Scanner:
             if op in _FILL and not self.path_curved and self.path_rects:
                 dark = gs.fill is not None and gs.fill >= 0.5
                 for pts, skewed in self.path_rects:
-                    self.rects.append(Rect(bbox(pts), dark, skewed))
+                    if not any(self.layers):  # a module in a hidden layer is not drawn
+                        self.rects.append(Rect(bbox(pts), dark, skewed))
             elif op == b"S" and len(self.segments) == 1 and len(self.path) == 2:
                 # xdvipdfmx draws a rule as one axis-aligned line stroked as wide as the
                 # rule is thick (butt caps): that is a filled rectangle
@@ -277,6 +281,8 @@ class Scanner:
         gs = self.gs[-1]
         if gs.tr in (3, 7):
             return "render mode %d (invisible)" % gs.tr
+        if any(self.layers):
+            return "in optional content (a layer) that is off"
         if len(self.base) > 1 and not all(math.isfinite(x) for x in self.base[-1]):
             return "an unreadable form matrix"
         m = mul(tm, self._m(cm))
@@ -408,6 +414,25 @@ class Scanner:
         if all(math.isfinite(v) for v in box) and len(self.text_paint) < 100_000:
             self.text_paint.append(box)
 
+    def _marked(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``BMC``/``BDC`` open a marked-content sequence (``/OC`` ones may be hidden),
+        ``EMC`` closes one."""
+        if op == b"EMC":
+            if self.layers:
+                self.layers.pop()
+            return
+        hidden = False
+        if op == b"BDC" and len(args) == 2 and args[0] == "/OC" and self.off:
+            props = args[1]
+            try:
+                if not hasattr(props, "keys"):
+                    props = self.resources[-1]["/Properties"].raw_get(props)
+                hidden = _is_off(props, self.off)
+            except Exception:
+                hidden = False
+        if len(self.layers) < 10_000:
+            self.layers.append(hidden)
+
     def _shade(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         # ``sh`` paints a shading over the whole clipping area
         self.other_paint.append(intersect(self.gs[-1].clip, self.crop))
@@ -438,7 +463,8 @@ class Scanner:
             b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
             b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap,
-            b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade}
+            b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
+            b"BDC": self._marked, b"EMC": self._marked}
         for o in _FILL | _STROKE:
             table[o] = self._paint
         for o in _SHOW:
@@ -537,6 +563,44 @@ def _check_contents(page: Any) -> None:
                               % stream.get("/Filter"))
 
 
+def _off_groups(page: Any) -> "frozenset[int]":
+    """The optional content groups (object numbers) that the document's default
+    configuration switches off: what a viewer hides when it opens the file."""
+    try:
+        props = page.pdf.trailer["/Root"]["/OCProperties"].get_object()
+        config = props["/D"].get_object()
+        if config.get("/BaseState") == "/OFF":
+            on = {r.idnum for r in config.get("/ON", [])}
+            return frozenset(r.idnum for r in props["/OCGs"] if r.idnum not in on)
+        return frozenset(r.idnum for r in config.get("/OFF", []))
+    except Exception:
+        return frozenset()
+
+
+def _is_off(ref: Any, off: "frozenset[int]") -> bool:
+    """Whether the group or membership dictionary *ref* is hidden (a membership
+    dictionary's /VE expression: counted as hidden, it is not followed)."""
+    if getattr(ref, "idnum", None) in off:
+        return True
+    d = ref.get_object()
+    if d.get("/Type") != "/OCMD":
+        return False
+    if "/VE" in d:
+        return True
+    groups = d.get("/OCGs")
+    groups = groups.get_object() if groups is not None else []
+    refs = list(groups) if isinstance(groups, list) else [groups]
+    states = [getattr(g, "idnum", None) in off for g in refs[:64]]
+    policy = d.get("/P", "/AnyOn")
+    if policy == "/AllOn":
+        return any(states)
+    if policy == "/AnyOff":
+        return not any(states)
+    if policy == "/AllOff":
+        return not all(states)
+    return bool(states) and all(states)  # /AnyOn
+
+
 def scan_page(page: Any) -> PageScan:
     """Scan *page* (a pypdf page).  Raises :class:`TooComplex`, or what pypdf raises on
     a content stream it cannot read."""
@@ -546,7 +610,7 @@ def scan_page(page: Any) -> PageScan:
         resources = page["/Resources"].get_object()
     except Exception:
         resources = {}
-    s = Scanner(crop, resources)
+    s = Scanner(crop, resources, _off_groups(page))
     visitor_text: Callable[..., None] = s.on_text
     page.extract_text(visitor_operand_before=s.before, visitor_operand_after=s.after,
                       visitor_text=visitor_text)

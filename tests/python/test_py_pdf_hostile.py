@@ -480,6 +480,40 @@ def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, 
         "page 1 has %s only where it is not visible (%s)" % (CLAIMED, why)) or why in c["detail"]
 
 
+def _layer(w: Any, state: str, base: Optional[str] = None) -> bytes:
+    """An optional content group named /oc1 in page 1's resources, in the default
+    configuration's *state* list (/ON or /OFF; *base*: its /BaseState)."""
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
+
+    group = w._add_object(DictionaryObject({NameObject("/Type"): NameObject("/OCG"),
+                                            NameObject("/Name"): TextStringObject("badge")}))
+    config = DictionaryObject({NameObject("/Order"): ArrayObject([group]),
+                               NameObject(state): ArrayObject([group])})
+    if base is not None:
+        config[NameObject("/BaseState")] = NameObject(base)
+    w._root_object[NameObject("/OCProperties")] = DictionaryObject({
+        NameObject("/OCGs"): ArrayObject([group]), NameObject("/D"): config})
+    res = w.pages[0]["/Resources"].get_object()
+    res[NameObject("/Properties")] = DictionaryObject({NameObject("/oc1"): group})
+    return b"/OC /oc1 BDC\n" + text_ops(CLAIMED) + b"EMC\n"
+
+
+@pytest.mark.parametrize("state, base, shown", [
+    ("/OFF", None, False), ("/ON", "/OFF", True), ("/ON", None, True),
+], ids=["off", "on-base-off", "on"])
+def test_a_badge_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, base, shown):
+    """A viewer (poppler) does not draw optional content its default configuration
+    switches off."""
+    pdf = tampered(honest.get("hide"), tmp_path / "layer.pdf",
+                   lambda w: page_ops(w, _layer(w, state, base)))
+    code, doc, err = verify(pdf)
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and "optional content" in c["detail"], doc
+
+
 @pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs",
                                     b"1 g 1 Tr", b"1 g 2 Tr",
                                     b"0 0 5 5 re 90 90 400 30 re W n"])
