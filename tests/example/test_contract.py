@@ -4,6 +4,7 @@ writes exactly that example for the example paper's record, so the two halves ca
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,9 @@ def test_readme_example_is_what_fetch_writes(tmp_path: Path) -> None:
         [sys.executable, "-m", "pith_tex", "fetch", "O6TNNA4XHFGPSALGBT7UWDA2Z3",
          "--offline", "--resolver", str(ROOT / "examples" / "mirror"), "-o", str(out)],
         check=True, capture_output=True, cwd=tmp_path,
-        env={"PITH_TEX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"},
+        # A bare environment, but the pith_tex under test (PYTHONPATH) kept.
+        env={"PITH_TEX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
+             **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}},
     )
     assert out.read_text(encoding="ascii") == readme_include()
 
