@@ -32,7 +32,7 @@ import bench_compile as C
 
 NAME = "qr"
 DEFAULT_RUNS = 9
-URL = "HTTPS://PITH.SCIENCE/PITH/" + C.NUMBER
+URL = "HTTPS://PITH.SCIENCE/pith/" + C.NUMBER  # what pith's code encodes (docs/qrtex.md)
 
 PITH = "\\usepackage{pith}\n\\pithnumber{%s}\n" % C.NUMBER
 VARIANTS = [
