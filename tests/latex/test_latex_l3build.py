@@ -17,6 +17,16 @@ import texrun
 
 CONFIGS = ["build", "config-pdftex", "config-xetex", "config-luatex", "config-dvips"]
 
+# The TeX Live release the references (testfiles/*.tlg, testfiles-pdf/*.tpf) were
+# saved on: change it with them (`l3build save`).  They compare bytes that
+# change between releases for reasons that have nothing to do with pith: the
+# PDF version, object and font numbering, Ghostscript's producer string, and in
+# the logs the kernel's message wrapping and errors (TeX Live 2026: messages no
+# longer wrapped at 79 columns; "Loading a class or package in a group").  On
+# another release they are skipped, with that reason; the behaviour they pin is
+# also read back from real PDFs by the other LaTeX tests, which run everywhere.
+REFERENCE_RELEASE = 2022
+
 
 def _copy_latex(dst: Path) -> Path:
     src = texrun.LATEX_DIR
@@ -33,6 +43,10 @@ def _copy_latex(dst: Path) -> Path:
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_l3build_check(tmp_path: Path, config: str) -> None:
+    release = texrun.texlive_release()
+    if release != REFERENCE_RELEASE:
+        pytest.skip(f"l3build references were saved on TeX Live {REFERENCE_RELEASE}; this is "
+                    f"TeX Live {release}, whose logs and PDF bytes differ (docs/texlive.md)")
     work = _copy_latex(tmp_path / "latex")
     p = subprocess.run(
         [texrun.tool("l3build"), "check", "-c", config],

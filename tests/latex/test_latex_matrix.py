@@ -9,6 +9,7 @@ inputs (number, title) whose survival is the point.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -22,6 +23,25 @@ CASES = [(c, r, m) for c in docs.CLASSES for r in texrun.ROUTES for m in docs.MO
 # same document without the package): acmart sets pdftitle at \maketitle,
 # too late for hyperref's dvips driver, which writes DOCINFO at the start.
 TITLE_NOT_EXPECTED = {("acmart", "dvips")}
+
+
+def unless_the_class_fails_alone(tmp_path: Path, cls: str, route: str, mode: str,
+                                 case: Callable[[], None]) -> None:
+    """Run *case*; if it fails, compile the same document without pith: when
+    that fails too, the class itself does not work on this TeX Live (elsarticle,
+    memoir and beamer under \\DocumentMetadata on the 2026 kernel) and the case
+    is skipped naming TeX's error; otherwise pith broke it and the failure
+    stands.  The baseline is compiled only when needed: a case that passes
+    needs no excuse, and the matrix stays at one compile per case."""
+    try:
+        case()
+    except AssertionError:
+        alone = texrun.compile_tex(tmp_path / "without-pith",
+                                   docs.document(cls, mode, pith=False), route)
+        if alone.ok:
+            raise
+        pytest.skip(f"{cls} fails without pith too on TeX Live {texrun.texlive_release()} "
+                    f"({route}, hyperref {mode}): {texrun.first_error(alone.log)}")
 
 
 def has_hyperref(cls: str, mode: str) -> bool:
@@ -67,21 +87,25 @@ def check_pdf(b: texrun.Build, cls: str, route: str, mode: str,
 @pytest.mark.parametrize("cls,route,mode", CASES,
                          ids=[f"{c}-{r}-{m}" for c, r, m in CASES])
 def test_matrix(tmp_path: Path, cls: str, route: str, mode: str) -> None:
-    b = texrun.compile_tex(tmp_path, docs.document(cls, mode), route)
-    check_pdf(b, cls, route, mode)
+    def case() -> None:
+        b = texrun.compile_tex(tmp_path, docs.document(cls, mode), route)
+        check_pdf(b, cls, route, mode)
+    unless_the_class_fails_alone(tmp_path, cls, route, mode, case)
 
 
 @pytest.mark.parametrize("route", texrun.ROUTES)
 @pytest.mark.parametrize("cls", list(docs.CLASSES))
 def test_matrix_with_include(tmp_path: Path, cls: str, route: str) -> None:
-    """The README include, hyperref after pith: verified badge + all keys."""
-    b = texrun.compile_tex(tmp_path, docs.document(cls, "after"), route,
-                           include=texrun.README_INCLUDE)
-    check_pdf(b, cls, route, "after", number=f"pith:2025:{NUM}",
-              verification="verified-unsigned")
-    info = texrun.info(b.pdf)
-    assert info.get("PithSHA256") == texrun.SHA
-    assert info.get("PithArXiv") == "2509.03047v1"
-    # No signed receipt in the README include: the badge's word is "checked".
-    assert "checked" in texrun.text(b.pdf, 1).split()
-    texrun.check_record(b.pdf, signed=False)
+    """The example include, hyperref after pith: verified badge + all keys."""
+    def case() -> None:
+        b = texrun.compile_tex(tmp_path, docs.document(cls, "after"), route,
+                               include=texrun.README_INCLUDE)
+        check_pdf(b, cls, route, "after", number=f"pith:2025:{NUM}",
+                  verification="verified-unsigned")
+        info = texrun.info(b.pdf)
+        assert info.get("PithSHA256") == texrun.SHA
+        assert info.get("PithArXiv") == "2509.03047v1"
+        # No signed receipt in the example include: the badge's word is "checked".
+        assert "checked" in texrun.text(b.pdf, 1).split()
+        texrun.check_record(b.pdf, signed=False)
+    unless_the_class_fails_alone(tmp_path, cls, route, "after", case)

@@ -62,8 +62,9 @@ MODES = ("none", "before", "after", "docmeta")
 
 def document(cls: str = "article", mode: str = "after", pith_options: str = "",
              number: str | None = NUM, body: str = "Some text.\n",
-             extra_preamble: str = "") -> str:
-    """A complete document for class ``cls`` with hyperref in ``mode``."""
+             extra_preamble: str = "", pith: bool = True) -> str:
+    """A complete document for class ``cls`` with hyperref in ``mode``; with
+    ``pith=False`` the same document without the package (and its number)."""
     docclass, preamble, front = CLASSES[cls]
     lines = []
     if mode == "docmeta" or cls in NO_PDFUSETITLE:
@@ -81,11 +82,12 @@ def document(cls: str = "article", mode: str = "after", pith_options: str = "",
     if mode == "before":
         lines.append(hyper)
     opts = f"[{pith_options}]" if pith_options else ""
-    lines.append(rf"\usepackage{opts}{{pith}}")
+    if pith:
+        lines.append(rf"\usepackage{opts}{{pith}}")
     if mode in ("after", "docmeta"):
         lines.append(hyper)
     lines.append(extra_preamble)
-    if number is not None:
+    if number is not None and pith:
         lines.append(rf"\pithnumber{{{number}}}")
     lines.append(preamble)
     lines.append(r"\begin{document}")

@@ -17,9 +17,11 @@ from pathlib import Path
 
 from contract import readme_include
 # The generic build helper lives in tests/support (shared with tests/example).
-from texbuild import LATEX_DIR, ROOT, STY, Build, ToolMissing, compile_tex, tool
+from texbuild import (LATEX_DIR, ROOT, STY, Build, ToolMissing, compile_tex, first_error,
+                      texlive_release, tool)
 
-__all__ = ["LATEX_DIR", "ROOT", "STY", "Build", "ToolMissing", "compile_tex", "tool"]
+__all__ = ["LATEX_DIR", "ROOT", "STY", "Build", "ToolMissing", "compile_tex", "first_error",
+           "texlive_release", "tool"]
 
 NUM = "O6TNNA4XHFGPSALGBT7UWDA2Z3"
 URL = f"https://pith.science/pith/{NUM}"

@@ -53,6 +53,31 @@ class Build:
         return f"build in {self.dir} exit {self.returncode}\n--- output ---\n{self.output[-3000:]}\n--- log tail ---\n{tail}"
 
 
+_RELEASE: list[int] = []
+
+
+def texlive_release() -> int:
+    """The TeX Live release of the installed TeX, from ``pdftex --version``
+    ("pdfTeX 3.141592653-2.6-1.40.24 (TeX Live 2022/Debian)")."""
+    if not _RELEASE:
+        out = subprocess.run([tool("pdftex"), "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True).stdout
+        m = re.search(r"TeX Live (\d{4})", out)
+        if m is None:
+            raise ToolMissing(f"cannot tell the TeX Live release from: {out[:200]!r}")
+        _RELEASE.append(int(m.group(1)))
+    return _RELEASE[0]
+
+
+def first_error(log: str) -> str:
+    """TeX's first error line in *log* ("! ..."), or the last line when there is none."""
+    for line in log.splitlines():
+        if line.startswith("! "):
+            return line[2:].strip()
+    lines = [ln for ln in log.splitlines() if ln.strip()]
+    return lines[-1] if lines else "no log"
+
+
 def _run(cmd: list[str], cwd: Path, timeout: int = 240) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     # Only the document directory and the installed TeX tree: no stray
