@@ -81,8 +81,10 @@ def test_signed_form():
 
 def test_qr_block_is_checked_apart_from_the_parse():
     text = README_EXAMPLE.decode("ascii")
-    flipped = text.replace("  11111110011110111011101111111\n",
-                           "  11111110011110111011101111110\n", 1)
+    # The last module of the first row (a finder pattern's corner: always dark).
+    head, rows = text.split("\\pithqrcode{29}{\n", 1)
+    assert rows.startswith("  " + "1" * 7) and rows[30] == "1", rows[:32]
+    flipped = head + "\\pithqrcode{29}{\n" + rows[:30] + "0" + rows[31:]
     assert qr_block_matches(text, GOOD.number)
     assert parse_include(flipped) == GOOD  # the shape is right ...
     assert not qr_block_matches(flipped, GOOD.number)  # ... the modules are not
@@ -328,7 +330,7 @@ def test_mode_is_0644_minus_umask_never_the_old_one(tmp_path, old_mode):
     (lambda t: t.replace("  cross-cats = cs.AI,\n", ""), "no cross-cats key"),
     (lambda t: t.replace("cross-cats = cs.AI", "cross-cats = cs.AI "), "bad include: cross-cats"),
     (lambda t: t.replace("primary-cat = cs.DC", "primary-cat = cs.DC~"), "bad include: primary-cat"),
-    (lambda t: t.replace("  11111110011110111011101111111\n", "  1111111001111011101110111111\n", 1),
+    (lambda t: t.replace("}\n\\pithqrcode{29}{\n  1111111", "}\n\\pithqrcode{29}{\n  111111", 1),
      "byte-for-byte"),  # a module missing: not the shape of a QR block
     (lambda t: t.replace("\\pithqrcode{29}", "\\pithqr{29}"), "byte-for-byte"),
     (lambda t: t.replace("% Do not edit", "% Please edit"), "byte-for-byte"),
