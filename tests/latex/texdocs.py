@@ -67,13 +67,16 @@ def document(cls: str = "article", mode: str = "after", pith_options: str = "",
     ``pith=False`` the same document without the package (and its number)."""
     docclass, preamble, front = CLASSES[cls]
     lines = []
-    if mode == "docmeta" or cls in NO_PDFUSETITLE:
+    # Only in its own mode: elsarticle under \DocumentMetadata stops on the
+    # 2026 kernel ("\qed already defined"), and so did all its cases.
+    if mode == "docmeta":
         lines.append(r"\DocumentMetadata{}")
     lines.append(docclass)
     opts_h = HYPERREF_OPTS
     if mode == "docmeta" or cls in NO_PDFUSETITLE:
-        # pdfusetitle does nothing under the TL2022 pdfmanagement: give the
-        # title explicitly so that "hyperref's keys survive" is testable.
+        # pdfusetitle does nothing under the TL2022 pdfmanagement, nor with
+        # elsarticle's author macros: give the title explicitly so that
+        # "hyperref's keys survive" is testable.
         opts_h = opts_h.replace("pdfusetitle,", "")
         opts_h += f",pdftitle={{{TITLE}}},pdfauthor={{Ada Author}}"
     hyper = (rf"\hypersetup{{{opts_h.replace('pdfusetitle,', '')}}}"
