@@ -14,6 +14,7 @@ PACKAGES=(
   texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex
   texlive-publishers
   latexml  # arXiv's HTML view: pith-tex check's html line and its tests
+  valgrind  # make bench: instruction counts (deterministic compile cost)
 )
 
 missing=()

@@ -39,7 +39,6 @@ def test_readme_example_is_what_fetch_writes(tmp_path: Path) -> None:
 # ASCII, carries none of the untrusted text, and compiles with pith.sty into a PDF whose
 # metadata carries that number.
 
-import os
 from datetime import datetime
 
 import recorded
