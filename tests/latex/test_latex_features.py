@@ -322,3 +322,17 @@ def test_badge_sits_on_the_baseline_of_running_text(tmp_path, route):
     badge = [v for k, v in y.items() if k.startswith("pith:")]
     assert badge, y
     assert abs(badge[0] - y["Before"]) < 0.05, y
+
+
+@pytest.mark.parametrize("route", ["pdflatex", "xelatex"])
+def test_maketitle_patched_in_place_after_the_wrap(tmp_path, route):
+    """A cmd hook on \\maketitle makes the kernel patch pith's wrapper in place
+    at \\begin{document} (the 2026 kernel does so itself under
+    \\DocumentMetadata); the second wrap at the end of \\begin{document} must
+    not keep that as the original, or \\maketitle calls itself forever
+    ("TeX capacity exceeded")."""
+    src = docs.document(extra_preamble="\\AddToHook{cmd/maketitle/before}{\\typeout{HOOK-RAN}}")
+    b = build(tmp_path, route, source=src)
+    assert b.ok, b.describe()
+    assert b.log.count("HOOK-RAN") == 1, b.log[-2000:]
+    assert texrun.text(b.pdf).count(f"pith:{NUM}") == 1
