@@ -10,7 +10,7 @@ place (as in an author's rerun):
 
 * ``baseline``   the paper with hyperref
 * ``pith``       plus ``\\usepackage[qr]{pith}``, ``\\pithnumber`` and the verified include
-                 (``docs/include.md``): badge, QR code, Info keys, record, XMP
+                 (``docs/include-format.md``): badge, QR code, Info keys, record, XMP
 * ``orcidlink``  plus ``orcidlink`` and an ORCID iD link after the author
 * ``hyperxmp``   plus ``hyperxmp`` with the usual ``\\hypersetup`` keys
 
