@@ -23,6 +23,16 @@ _JSON_HELP = "Print one JSON object (see the pith_tex.report docstring) instead 
 _REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."
 
 
+def _network_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--timeout`` and ``--deadline``, the same for every command that fetches."""
+    fn = click.option("--deadline", default=60.0, show_default=True, metavar="S",
+                      type=click.FloatRange(min=0, min_open=True),
+                      help="Time budget of the whole command, in seconds.")(fn)
+    return click.option("--timeout", default=10.0, show_default=True, metavar="S",
+                        type=click.FloatRange(min=0, min_open=True),
+                        help="Connect/read timeout of each request, in seconds.")(fn)
+
+
 def _guard(fn: Callable[..., int]) -> Callable[..., None]:
     """Run a command body with :func:`pith_tex.cli.run_guarded` (exit code, errors)."""
 
@@ -54,12 +64,7 @@ def main() -> None:
               help="Use only the cache or a local mirror directory; no network.")
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
-@click.option("--timeout", default=10.0, show_default=True, metavar="S",
-              type=click.FloatRange(min=0, min_open=True),
-              help="Connect/read timeout of each request, in seconds.")
-@click.option("--deadline", default=60.0, show_default=True, metavar="S",
-              type=click.FloatRange(min=0, min_open=True),
-              help="Time budget of the whole command, in seconds.")
+@_network_options
 @_guard
 def fetch(number: Optional[str], resolver: Optional[str], output: str, offline: bool,
           require_signature: bool, as_json: bool, timeout: float, deadline: float) -> int:
@@ -272,12 +277,7 @@ def _paper_checks(paper_dir: str, rec_data: Any, record: Dict[str, Any]) -> List
               help="Read a local mirror directory (--resolver DIR) only; no network.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object (see docs/citations.md) instead of text.")
-@click.option("--timeout", default=10.0, show_default=True, metavar="S",
-              type=click.FloatRange(min=0, min_open=True),
-              help="Connect/read timeout of each request, in seconds.")
-@click.option("--deadline", default=60.0, show_default=True, metavar="S",
-              type=click.FloatRange(min=0, min_open=True),
-              help="Time budget of the whole command, in seconds.")
+@_network_options
 @_guard
 def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool,
               timeout: float, deadline: float) -> int:

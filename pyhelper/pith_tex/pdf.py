@@ -54,7 +54,7 @@ from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
 from .documents import PDF_MAGIC
 from .errors import show
 from .identifier import URL_BASE
-from .pdfmeta import XMP_KEYS, XMP_NS, Unreadable, info_values, xmp_values
+from .pdfmeta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .pdfpage import (MIN_FONT_PT, PageScan, TooComplex, overlaps, qr_grids, scan_annotations,
                       scan_page)
 
@@ -172,18 +172,6 @@ def _quiet_pypdf() -> Iterator[_Duplicates]:
         log.removeHandler(handler)
         log.setLevel(level)
         log.propagate = propagate
-
-
-def _text(value: Any) -> Optional[str]:
-    """A PDF string value as a plain str, or None for any other object."""
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, bytes):  # a string pypdf could not decode as text
-        try:
-            return value.decode("ascii")
-        except UnicodeDecodeError:
-            return None
-    return None
 
 
 def _command_line() -> bool:
@@ -318,7 +306,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates) -> PdfClaims:
             for key in PITH_KEYS:
                 name = "/" + key
                 if name in raw:
-                    value = _text(raw[name])
+                    value = text_value(raw[name])
                     if value is None:
                         bad.append(key)
                     else:
@@ -378,7 +366,7 @@ def _links(page: Any) -> Tuple[str, ...]:
         for a in list(annots.get_object() if annots is not None else [])[:1000]:
             action = a.get_object().get("/A")
             uri = action.get_object().get("/URI") if action is not None else None
-            text = _text(uri)
+            text = text_value(uri)
             if text is not None:
                 found.append(text)
     except Exception:

@@ -172,9 +172,9 @@ def _trailers(data: bytes, reader: Any) -> List[List[Tuple[str, Any]]]:
     return found
 
 
-def _text(value: Any) -> Optional[str]:
+def text_value(value: Any) -> Optional[str]:
     """A PDF string value as a plain str, or None for any other object."""
-    if isinstance(value, str) and not isinstance(value, list):
+    if isinstance(value, str):
         return str(value)
     if isinstance(value, bytes):  # a string pypdf could not decode as text
         try:
@@ -250,7 +250,7 @@ def info_values(data: bytes, reader: Any, keys: Tuple[str, ...]) -> Dict[str, Li
                     value = value.get_object()
                 except Exception:
                     value = None
-            text = _text(value)
+            text = text_value(value)
             values = out.setdefault(name, [])
             values.append(text if text is not None else "<not a text string>")
     return out
