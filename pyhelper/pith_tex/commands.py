@@ -120,6 +120,10 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         if not as_json:
             click.echo(text)
 
+    # Refuse -o main.tex, a FIFO, a device... first: before the network, and before the
+    # number is looked for in the .tex files, which leave -o out (so -o main.tex with no
+    # NUMBER would otherwise end in "no \pithnumber here" instead of the refusal).
+    check_output(output)
     if number is not None:
         ident = parse_identifier(number)
     else:
@@ -128,7 +132,6 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         ident = find_pith_numbers(".", exclude=exclude)
     n = ident.number
     state["number"] = n
-    check_output(output)  # refuse -o main.tex, a FIFO, a device... before the network
     spec = resolver_spec(resolver_opt)
     dl = Deadline(deadline)
     res = open_resolver(spec, timeout=timeout, deadline=dl)

@@ -441,3 +441,18 @@ def test_mirror_document_that_is_a_fifo_or_a_zero_link(tmp_path, mirror, rel):
     r = fetch_to("out.tex", tmp_path, tmp_path, mirror)
     assert r.rc == 3 and "a character device, not a regular file" in r.error_line(), r
     assert not (tmp_path / "out.tex").exists()
+
+
+def test_o_main_tex_without_number_is_refused_not_number_missing(tmp_path, mirror):
+    # The number comes from the paper's \pithnumber; -o names that very file.  The author
+    # must hear that -o would overwrite the paper, not that the paper has no \pithnumber.
+    paper = ("\\documentclass{article}\n\\usepackage{pith}\n\\pithnumber{%s}\n"
+             "\\begin{document}\nMy paper.\n\\end{document}\n" % N).encode()
+    (tmp_path / "main.tex").write_bytes(paper)
+    r = run(["fetch", "--resolver", mirror, "-o", "main.tex"], tmp_path, tmp_path)
+    assert r.rc == 2, r
+    line = r.error_line()
+    assert "-o main.tex: the file exists and is not a pith-tex include" in line, line
+    assert "no \\pithnumber" not in line
+    assert (tmp_path / "main.tex").read_bytes() == paper
+    assert not (tmp_path / "pith.sty").exists()  # nothing written at all
