@@ -106,6 +106,18 @@ def test_good_paper_pdflatex(paper: Path) -> None:
     assert sorted(os.listdir(paper)) == ["main.tex", "pith-number.tex", "pith.sty"]
 
 
+@pytest.mark.parametrize("usepackage", ["\\usepackage{pith}", "\\usepackage[qr=false]{pith}"])
+def test_no_qr_option_no_qr_warning(paper: Path, usepackage: str) -> None:
+    # A paper without the qr option has no QR code, as it should: check must not warn
+    # about it on every run (the author can do nothing about it), while the PDF that
+    # verify reads still says it has none.
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}", usepackage))
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert "QR" not in detail(doc, "pdf")
+
+
 def test_good_paper_text_output(paper: Path) -> None:
     r = pith_tex("check", cwd=paper)  # DIR defaults to .
     assert r.returncode == 0, r.stdout + r.stderr

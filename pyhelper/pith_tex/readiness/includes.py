@@ -20,16 +20,15 @@ _PITH_OPTIONS_RE = re.compile(
     r"\\(?:usepackage|RequirePackage)\s*\[([^\]]*)\]\s*\{([^{}]*)\}|\\pithsetup\s*\{([^{}]*)\}")
 
 
-def include_setting(main_text: str) -> str:
-    """The include the main file's preamble names (``include=FILE`` in the options of
-    ``\\usepackage{pith}`` or in ``\\pithsetup``; the last wins), else the default;
-    ``"false"`` when it reads none."""
+def _pith_options(main_text: str) -> List[Tuple[str, Optional[str]]]:
+    """The ``key`` / ``key=value`` options of ``\\usepackage[...]{pith}`` and
+    ``\\pithsetup{...}`` in the main file's preamble, in order (value None for a bare key)."""
     lines = strip_comments(main_text)
     text = "\n".join(lines)
     end = text.find("\\begin{document}")
     if end >= 0:
         text = text[:end]
-    name = DEFAULT_INCLUDE
+    found: List[Tuple[str, Optional[str]]] = []
     for m in _PITH_OPTIONS_RE.finditer(text):
         if m.group(3) is not None:
             options = m.group(3)
@@ -39,13 +38,32 @@ def include_setting(main_text: str) -> str:
             continue
         for opt in options.split(","):
             key, eq, value = opt.partition("=")
-            if eq and key.strip() == "include":
-                value = value.strip()
-                if value.startswith("{") and value.endswith("}"):
-                    value = value[1:-1].strip()
-                if value and "#" not in value:
-                    name = value
+            found.append((key.strip(), value.strip() if eq else None))
+    return found
+
+
+def include_setting(main_text: str) -> str:
+    """The include the main file's preamble names (``include=FILE`` in the options of
+    ``\\usepackage{pith}`` or in ``\\pithsetup``; the last wins), else the default;
+    ``"false"`` when it reads none."""
+    name = DEFAULT_INCLUDE
+    for key, value in _pith_options(main_text):
+        if key == "include" and value is not None:
+            if value.startswith("{") and value.endswith("}"):
+                value = value[1:-1].strip()
+            if value and "#" not in value:
+                name = value
     return name
+
+
+def qr_asked(main_text: str) -> bool:
+    """Does the main file's preamble turn on pith.sty's ``qr`` option (the last
+    ``qr``/``qr=true``/``qr=false`` wins)?"""
+    asked = False
+    for key, value in _pith_options(main_text):
+        if key == "qr":
+            asked = value is None or value.strip("{} ") == "true"
+    return asked
 
 
 def _include_path(directory: str, name: str) -> str:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from ..checks import Check, ERROR, FAIL, FileOutcome, OK
+from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
 from .includes import signature_ok
 
 
-def check_pdf(pdf: str, name: str, number: Optional[str]) -> Tuple[Check, Optional[FileOutcome]]:
+def check_pdf(pdf: str, name: str, number: Optional[str],
+              qr_asked: bool = True) -> Tuple[Check, Optional[FileOutcome]]:
     """The ``pdf`` check: :func:`pith_tex.pdf.verify_pdf` on the PDF built, and its
-    number is *number* (the paper's, when known)."""
+    number is *number* (the paper's, when known).  A PDF with no QR code is what a paper
+    without the ``qr`` option (*qr_asked* False) is meant to give: not a warning then, which
+    the author could do nothing about."""
     try:
         from ..pdf import verify_pdf
     except ImportError as e:
@@ -19,7 +22,11 @@ def check_pdf(pdf: str, name: str, number: Optional[str]) -> Tuple[Check, Option
     if out.outcome is None:
         return Check("pdf", FAIL if out.error_code == 1 else ERROR,
                      "%s: %s" % (name, out.error)), out
-    bad, signed = signature_ok(out.outcome.checks)
+    checks = out.outcome.checks
+    if not qr_asked:
+        checks = [c for c in checks if not (c.name == "qr" and c.status == WARN
+                                             and c.detail.startswith("page 1 has no QR code"))]
+    bad, signed = signature_ok(checks)
     if bad is not None:
         return Check("pdf", bad.status, "%s: %s: %s" % (name, bad.name, bad.detail)), out
     got = out.outcome.number

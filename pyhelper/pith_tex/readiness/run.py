@@ -16,7 +16,7 @@ from ..html import check_html
 from .citations import check_citations
 from .compiler import ROUTES, compile_paper, tex_roots
 from .includes import (check_include, check_number, check_title, include_from_compile,
-                       include_read, include_setting)
+                       include_read, include_setting, qr_asked)
 from .mainfile import find_main
 from .paths import check_paths
 from .pdfcheck import check_pdf
@@ -137,7 +137,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             if inc is not None and inc.outcome is not None and number.status == OK:
                 expected = inc.outcome.number
             pdf_check, pdf_out = check_pdf(compiled.pdf, os.path.basename(compiled.pdf),
-                                           expected)
+                                           expected, qr_asked(main_text))
             add(pdf_check)
             # arXiv's HTML view, converted from the same upload (LaTeXML); pith.sty logs
             # its anonymous mode, in which the page must show nothing of the number.
