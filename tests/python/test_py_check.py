@@ -118,6 +118,23 @@ def test_no_qr_option_no_qr_warning(paper: Path, usepackage: str) -> None:
     assert "QR" not in detail(doc, "pdf")
 
 
+def test_anonymous_paper_is_ready_with_a_warning(paper: Path) -> None:
+    # Double-blind review: pith.sty reads no include and writes nothing of the number, by
+    # design.  check says so (a WARN naming the way back to the badge) instead of failing
+    # with "the compile read no include" and "the PDF carries no Pith metadata".
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
+                                             "\\usepackage[qr,anonymous]{pith}"))
+    code, doc, _ = check(paper)
+    st = statuses(doc)
+    assert code == 0 and doc["verdict"] == "ready", doc
+    assert st["include"] == "warn" and "anonymous (option anonymous)" in detail(doc, "include")
+    assert "pith-number.tex verifies" in detail(doc, "include")
+    assert st["number"] == "ok" and st["pdf"] == "ok" and st["html"] == "ok", doc
+    assert "no Pith metadata" in detail(doc, "pdf")
+    assert "pith-number.tex" not in doc["upload"]  # the compile did not read it
+
+
 def test_good_paper_text_output(paper: Path) -> None:
     r = pith_tex("check", cwd=paper)  # DIR defaults to .
     assert r.returncode == 0, r.stdout + r.stderr

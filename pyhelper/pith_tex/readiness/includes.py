@@ -209,6 +209,34 @@ def include_from_compile(directory: str, setting: str,
     return None, rel
 
 
+_ANONYMOUS_RE = re.compile(r"Package pith Info: Anonymous \(([^)\n]*)\)")
+
+
+def anonymous_reason(log: Optional[str]) -> Optional[str]:
+    """Why pith.sty was anonymous in this compile (``option anonymous``, ``acmart
+    anonymous``...), from its log line; None when it was not."""
+    if log is None or "Package pith Info: Anonymous" not in log:
+        return None
+    m = _ANONYMOUS_RE.search(log)
+    return m.group(1) if m else "anonymous"
+
+
+def anonymous_include(directory: str, setting: str, reason: str
+                      ) -> Tuple[Check, Optional[FileOutcome]]:
+    """The ``include`` check of an anonymous compile: pith.sty read no include, as it
+    should; the include beside the paper, which the version with the badge will read, is
+    verified all the same (for the ``number`` and ``title`` checks)."""
+    said = ("anonymous (%s): no badge, QR code or Pith metadata in the PDF, as double-blind "
+            "review asks; for the version with the badge, drop the option or the class's "
+            "review mode and check again" % reason)
+    if setting == "false":
+        return Check("include", WARN, said), None
+    inc_check, inc = check_include(directory, setting)
+    if inc_check.status != OK:
+        inc = None
+    return Check("include", WARN, "%s; %s" % (said, inc_check.detail)), inc
+
+
 def check_title(directory: str, main_name: str, main_text: str,
                 include: Optional[FileOutcome]) -> Check:
     """The ``title`` check: the paper's ``\\title`` against the include's ``title-sha256``

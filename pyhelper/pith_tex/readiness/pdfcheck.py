@@ -8,8 +8,8 @@ from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
 from .includes import signature_ok
 
 
-def check_pdf(pdf: str, name: str, number: Optional[str],
-              qr_asked: bool = True) -> Tuple[Check, Optional[FileOutcome]]:
+def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
+              anonymous: bool = False) -> Tuple[Check, Optional[FileOutcome]]:
     """The ``pdf`` check: :func:`pith_tex.pdf.verify_pdf` on the PDF built, and its
     number is *number* (the paper's, when known).  A PDF with no QR code is what a paper
     without the ``qr`` option (*qr_asked* False) is meant to give: not a warning then, which
@@ -19,6 +19,13 @@ def check_pdf(pdf: str, name: str, number: Optional[str],
     except ImportError as e:
         return Check("pdf", ERROR, "not checked: this pith-tex has no PDF verifier (%s)" % e), None
     out = verify_pdf(pdf)._replace(path=name)
+    if anonymous:
+        # The anonymous PDF must carry none of the number: no metadata to verify is right.
+        checks = [] if out.outcome is None else out.outcome.checks
+        if [c.name for c in checks] == ["pdf"] and "no Pith metadata" in checks[0].detail:
+            return Check("pdf", OK, "%s carries no Pith metadata, as anonymous asks" % name), out
+        if out.outcome is not None:
+            return Check("pdf", FAIL, "%s is anonymous but carries Pith metadata" % name), out
     if out.outcome is None:
         return Check("pdf", FAIL if out.error_code == 1 else ERROR,
                      "%s: %s" % (name, out.error)), out
