@@ -429,7 +429,9 @@ def _pdf_problem(claims: PdfClaims) -> Optional[str]:
         return "%s is not a text string; %s" % (claims.not_text[0], _FETCH)
     if not info:
         return ("the PDF carries no Pith metadata (no PithNumber, PithURL, ... in its Info "
-                "dictionary): was it compiled with \\usepackage{pith}?")
+                "dictionary): was it compiled with \\usepackage{pith}? (With its anonymous "
+                "option, or a class's review mode, it carries none by design: verify the "
+                "version with the badge.)")
     state = info.get("PithVerification")
     if state == "unverified":
         return ("PithVerification is unverified: the PDF was compiled without a verified "

@@ -139,6 +139,7 @@ class Papers:
                 "dvips": ("dvips", N, "", include_text(V)),
                 "signed": ("pdflatex", N, "", include_text(V, "test-key", self.sig_hex)),
                 "hide": ("pdflatex", N, "hide", include_text(V)),
+                "anonymous": ("pdflatex", N, "anonymous", include_text(V)),
                 "corner": ("pdflatex", N, "placement=corner", include_text(V)),
                 "noinclude": ("pdflatex", N, "", None),
                 "docmeta": ("pdflatex", N, "", include_text(V)),  # + XMP, see below
@@ -345,6 +346,17 @@ def test_hidden_badge_warns(papers):
 
 
 # -- PDFs that cannot be checked ------------------------------------------------------------
+
+def test_anonymous_pdf_says_why_it_carries_nothing(papers):
+    # An author who built the double-blind version and runs verify on it must learn that
+    # carrying nothing is what anonymous does, not only "was it compiled with pith?".
+    r = cli("verify", papers.get("anonymous"))
+    assert r.returncode == 3
+    assert r.stdout.startswith("ERROR pdf         the PDF carries no Pith metadata")
+    line = one_error_line(r.stderr)
+    assert "was it compiled with \\usepackage{pith}?" in line
+    assert "anonymous option" in line and "review mode" in line  # not only the file name
+
 
 def test_all_pith_keys_removed(papers, tmp_path):
     def strip(m):
