@@ -20,7 +20,7 @@ from typing import List, Optional
 
 from .checks import Check, OK, WARN
 from .discover import uncomment
-from .errors import show
+from .errors import printable
 
 #: Commands whose argument is not part of the title arXiv shows.
 _DROPPED = ("thanks", "footnote", "footnotetext", "tnoteref", "fnref", "thanksref",
@@ -150,7 +150,10 @@ def title_matches(raw: str, canon_hex: Optional[str], record_title: Optional[str
 
 
 def shown(title: str) -> str:
-    return show(collapse(title), 120)
+    """A title quoted for a message as the author would read it: one backslash per TeX
+    command and letters of any script kept (not ``\\\\emph`` and ``\\xf6``), terminal
+    controls still escaped."""
+    return "'%s'" % printable(collapse(title), 120)
 
 
 def title_check(raw: Optional[str], canon_hex: Optional[str], record_title: Optional[str],

@@ -200,3 +200,19 @@ def test_another_papers_title_warns(venv: Path, env: Dict[str, str], paper: Path
     r = _run(["pith-tex", "check", "--json"], paper, env)
     (title,) = [c for c in json.loads(r.stdout)["checks"] if c["name"] == "title"]
     assert title["status"] == "warn" and "Slow and Costly" in title["detail"]
+
+
+def test_title_warning_shows_the_title_as_typed(venv: Path, env: Dict[str, str],
+                                                paper: Path) -> None:
+    # The paper's \title is quoted as the author typed it: one backslash before \emph,
+    # the accented letter as itself (not '\\emph', not '\xf6').
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("FlashRecovery: Fast and Low-Cost",
+                                             "Schr\u00f6dinger's \\emph{Slow} and Costly"),
+                    encoding="utf-8")
+    r = _run(["pith-tex", "fetch", "--offline", "--resolver", str(MIRROR)], paper, env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    (line,) = [ln for ln in r.stdout.splitlines() if ln.split()[1:2] == ["title"]]
+    assert line.split()[0] == "WARN"
+    assert "'Schr\u00f6dinger's \\emph{Slow} and Costly Recovery" in line, line
+    assert "'%s'" % TITLE in line, line
