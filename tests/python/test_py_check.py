@@ -135,6 +135,15 @@ def test_anonymous_paper_is_ready_with_a_warning(paper: Path) -> None:
     assert "pith-number.tex" not in doc["upload"]  # the compile did not read it
 
 
+def test_relative_dir(paper: Path) -> None:
+    # "pith-tex check paper" from the directory above: every check reads the paper's
+    # files, none the same path joined twice (the title check read paper/paper/...).
+    r = pith_tex("check", "--json", paper.name, cwd=paper.parent)
+    doc = json.loads(r.stdout)
+    assert_ready(r.returncode, doc)
+    assert detail(doc, "title").startswith("the record's title")
+
+
 def test_good_paper_text_output(paper: Path) -> None:
     r = pith_tex("check", cwd=paper)  # DIR defaults to .
     assert r.returncode == 0, r.stdout + r.stderr

@@ -249,8 +249,9 @@ def check_title(directory: str, main_name: str, main_text: str,
         return Check("title", WARN, "not compared: no verified include to compare the "
                      "paper's \\title with")
     try:
-        with open(include.path if os.path.isabs(include.path)
-                  else os.path.join(directory, include.path), "rb") as f:
+        # include.path already starts with *directory* (check_include joined them):
+        # joining again read "paper/paper/pith-number.tex" for ``check paper``.
+        with open(include.path, "rb") as f:
             data = parse_include(f.read(_MAX_INCLUDE_BYTES).decode("ascii", "replace"))
         canon = data.record["metadata"]["title_canon_sha256"]
     except (OSError, ValueError, KeyError, TypeError, PithError) as e:
