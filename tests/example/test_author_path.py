@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -200,6 +201,17 @@ def test_another_papers_title_warns(venv: Path, env: Dict[str, str], paper: Path
     r = _run(["pith-tex", "check", "--json"], paper, env)
     (title,) = [c for c in json.loads(r.stdout)["checks"] if c["name"] == "title"]
     assert title["status"] == "warn" and "Slow and Costly" in title["detail"]
+    # and, in its text output, does not let the warning drown above "ready for arXiv"
+    for cmd in (["pdflatex", "-interaction=nonstopmode", "main.tex"], ["bibtex", "main"]):
+        r = _run(cmd, paper, env)
+        assert r.returncode == 0, r.stdout[-2000:]
+    r = _run(["pith-tex", "check"], paper, env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    *_, warned, last = r.stdout.splitlines()
+    # (html may warn too: LaTeXML on a machine whose ImageMagick may not read the figure)
+    assert re.fullmatch(r"\d+ warnings? above \(title(, [a-z.-]+)*\): read (it|them) "
+                        r"before you upload", warned), r.stdout
+    assert last.startswith("ready for arXiv (pdflatex)")
 
 
 def test_title_warning_shows_the_title_as_typed(venv: Path, env: Dict[str, str],

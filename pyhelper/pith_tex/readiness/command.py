@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ..checks import decisive
+from ..checks import WARN, decisive
 from .compiler import ROUTES
 from .run import Readiness, run_checks
 
@@ -101,6 +101,13 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     if as_json:
         echo(dumps(check_json(r, code, error, directory, route, wrote)))
     elif code == 0:
+        # A warning does not stop the upload, but one such as "WARN title" (the number may
+        # be another paper's) must not drown above a cheerful last line.
+        warned = [c.name for c in r.checks if c.status == WARN]
+        if warned:
+            echo("%d warning%s above (%s): read %s before you upload"
+                 % (len(warned), "" if len(warned) == 1 else "s", ", ".join(warned),
+                    "it" if len(warned) == 1 else "them"))
         files = " ".join(r.upload or [r.main])
         if wrote is not None:
             echo("ready for arXiv (%s): wrote %s with the %d files to upload: %s"
