@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -142,6 +143,27 @@ def test_relative_dir(paper: Path) -> None:
     doc = json.loads(r.stdout)
     assert_ready(r.returncode, doc)
     assert detail(doc, "title").startswith("the record's title")
+
+
+@pytest.mark.parametrize("target", ["main.tex", "pith-number.tex", "notes.txt"])
+def test_tarball_onto_a_file_that_is_not_one_is_refused(paper: Path, target: str) -> None:
+    # "--tarball main.tex" (a slip of the keyboard) replaced the paper with a tarball.
+    if target == "notes.txt":
+        (paper / target).write_text("my notes\n")
+    before = (paper / target).read_bytes()
+    r = pith_tex("check", "--tarball", paper / target, cwd=paper)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "is not a .tar.gz: refusing to overwrite it" in r.stderr
+    assert (paper / target).read_bytes() == before
+    if target != "main.tex":
+        return
+    # an earlier upload is replaced, as before
+    tarball = paper.parent / "upload.tar.gz"
+    for _ in range(2):
+        r = pith_tex("check", "--tarball", tarball, cwd=paper)
+        assert r.returncode == 0, r.stdout + r.stderr
+        with tarfile.open(tarball) as tar:
+            assert "main.tex" in tar.getnames()
 
 
 def test_good_paper_text_output(paper: Path) -> None:

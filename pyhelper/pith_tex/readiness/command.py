@@ -53,7 +53,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     from ..console import echo
     from ..errors import EXIT_FAILED, CouldNotCheck, PithError, VerificationFailed
     from ..report import LABELS, dumps
-    from .upload import write_tarball
+    from .upload import check_tarball_target, write_tarball
 
     live = not as_json and sys.stderr.isatty()
     shown = [0]  # the width of the progress line on the terminal, to clear it
@@ -77,6 +77,8 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
         echo("\n".join(lines))
 
     try:
+        if tarball is not None:
+            check_tarball_target(tarball)  # before minutes of compiling, and nothing lost
         r = run_checks(directory, route, fix, main, report=report, progress=progress)
     except PithError as e:
         if as_json:

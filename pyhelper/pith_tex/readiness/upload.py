@@ -100,6 +100,36 @@ def outside_reads(rec: Recorded, copy: str, tex_roots: Iterable[str]) -> List[st
     return found
 
 
+def check_tarball_target(target: str) -> None:
+    """May ``check --tarball`` write *target*?  A new path, or a gzip file (an earlier
+    upload) it replaces; :class:`~pith_tex.errors.UsageError` (exit 2) for anything else,
+    so that ``--tarball main.tex`` cannot turn the paper into a tarball.  Nothing is
+    changed."""
+    import stat
+
+    from ..errors import UsageError, safe_name
+
+    shown = safe_name(target)
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise UsageError("cannot use --tarball %s: %s" % (shown, e.strerror or e))
+    if not stat.S_ISREG(st.st_mode):
+        raise UsageError("--tarball %s exists and is not a regular file: name a new file, "
+                         "e.g. --tarball upload.tar.gz" % shown)
+    try:
+        with open(target, "rb") as f:
+            head = f.read(2)
+    except OSError as e:
+        raise UsageError("cannot use --tarball %s: %s" % (shown, e.strerror or e))
+    if head != b"\x1f\x8b":
+        raise UsageError("--tarball %s: the file exists and is not a .tar.gz: refusing to "
+                         "overwrite it, it was left untouched; name a new file, e.g. "
+                         "--tarball upload.tar.gz" % shown)
+
+
 def write_tarball(target: str, directory: str, names: List[str]) -> None:
     """``target`` (.tar.gz): exactly *names*, read from *directory*, as regular files
     with plain metadata; written to a temp file and renamed, so a failure leaves none."""
