@@ -97,6 +97,9 @@ def _copy_regular(src: str, dst: str) -> None:
 _SUMMARY_RE = re.compile(r"Conversion complete: ([^\n(]*)")
 _ERROR_RE = re.compile(r"^(Error|Fatal):[^\n]*", re.M)
 _UNDEFINED_RE = re.compile(r"undefined macros?\[([^\]]*)\]")
+_POLICY_HINT = (" (this machine's ImageMagick security policy forbids reading the figure: "
+                "a local setting, not a fault of the paper; the policy is in "
+                "/etc/ImageMagick-6/policy.xml on Debian and Ubuntu)")
 
 
 def _convert(latexmlc: str, paper: str, main: str, out: str,
@@ -145,6 +148,10 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
     # Whatever names pith is pith's failure.
     problems = ["undefined macro " + m.group(1) for m in _UNDEFINED_RE.finditer(output)]
     problems += [m.group(0)[:300] for m in _ERROR_RE.finditer(output)]
+    # Debian's and Ubuntu's ImageMagick forbids reading PDF/PS by default, so LaTeXML
+    # here cannot convert a PDF figure: the author's machine, not the paper.
+    problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
+                for p in problems]
     ours = [p for p in problems if "pith" in p.lower()]
     if ours:
         return Check("html", FAIL, "LaTeXML, as arXiv runs it: %s (%s)" % (ours[0], said))

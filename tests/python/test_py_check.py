@@ -166,6 +166,30 @@ def test_tarball_onto_a_file_that_is_not_one_is_refused(paper: Path, target: str
             assert "main.tex" in tar.getnames()
 
 
+def test_pdf_figure_html_view(paper: Path) -> None:
+    # A PDF figure: LaTeXML converts it with ImageMagick, which Debian and Ubuntu forbid
+    # to read PDF by default.  Then the html line must say it is this machine's setting,
+    # not the paper's fault; where PDF may be read, the line is OK.
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(width=72, height=72)
+    with open(paper / "figure.pdf", "wb") as f:
+        w.write(f)
+    add_to_preamble(paper, "\\usepackage{graphicx}")
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\end{document}",
+                                             "\\includegraphics{figure}\n\\end{document}"))
+    code, doc, _ = check(paper)
+    assert code == 0 and "figure.pdf" in doc["upload"], doc
+    html = detail(doc, "html")
+    if "security policy" in html:
+        assert statuses(doc)["html"] == "warn"
+        assert "ImageMagick security policy" in html and "not a fault of the paper" in html
+    else:
+        assert statuses(doc)["html"] == "ok", html
+
+
 def test_good_paper_text_output(paper: Path) -> None:
     r = pith_tex("check", cwd=paper)  # DIR defaults to .
     assert r.returncode == 0, r.stdout + r.stderr
