@@ -330,15 +330,16 @@ class HttpResolver(Resolver):
         finished = done.wait(left)
         sockets = _forget_sockets(worker.ident)
         if not finished:
-            if not sockets:
-                phase[0] = "resolving the host name or connecting"
+            # Read the phase before the shutdown: a worker woken by it reads end of stream
+            # as the end of the headers and moves on to "reading the body".
+            where = phase[0] if sockets else "resolving the host name or connecting"
             for sock in sockets:
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
             raise CouldNotCheck("%s: the %s s deadline passed (--deadline) while %s; gave up"
-                                % (url, _fmt(self.deadline.seconds), phase[0]))
+                                % (url, _fmt(self.deadline.seconds), where))
         if "error" in box:
             raise box["error"]
         value: _T = box["value"]
