@@ -10,7 +10,6 @@ skip.  Command-line tests run the installed ``pith-tex`` console script in a sub
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shutil
@@ -22,7 +21,7 @@ from typing import Any, Callable, Dict, Optional
 import pytest
 
 import recorded
-from pdfclaims import blank_pdf, claims
+from pdfclaims import blank_pdf, claims, tampered, xmp_edited
 import texbuild
 from pith_tex.include import IncludeData, render
 from pith_tex.keys import Keyring
@@ -110,15 +109,13 @@ def info(path: Path) -> Dict[str, str]:
 
 def altered(src: Path, dst: Path, change: Callable[[Dict[str, str]], Any]) -> Path:
     """A copy of *src* (pypdf clone) whose Info dictionary *change* has edited."""
-    from pypdf import PdfWriter
-
     meta = info(src)
     change(meta)
-    w = PdfWriter(clone_from=str(src))
-    w.metadata = meta
-    with open(dst, "wb") as f:
-        w.write(f)
-    return dst
+
+    def edit(w: Any) -> None:
+        w.metadata = meta
+
+    return tampered(src, dst, edit)
 
 
 class Papers:
@@ -531,23 +528,6 @@ def test_visible_numbers(text, found):
 
 # -- XMP (under \DocumentMetadata pith.sty also writes its values into the XMP packet) ----
 
-def xmp_altered(src: Path, dst: Path, edit: Callable[[bytes], bytes]) -> Path:
-    """A copy of *src* whose XMP packet was rewritten by *edit* (with pypdf)."""
-    from pypdf import PdfWriter
-    from pypdf.generic import NameObject, StreamObject
-
-    w = PdfWriter(clone_from=str(src))
-    old = w._root_object["/Metadata"].get_object()
-    new = StreamObject()
-    new.set_data(edit(old.get_data()))
-    new[NameObject("/Type")] = NameObject("/Metadata")
-    new[NameObject("/Subtype")] = NameObject("/XML")
-    w._root_object[NameObject("/Metadata")] = w._add_object(new)
-    with open(dst, "wb") as f:
-        w.write(f)
-    return dst
-
-
 def test_xmp_agrees_with_info(papers):
     code, f, _ = cli_json(papers.get("docmeta"))
     assert code == 0 and statuses(f["checks"])["xmp"] == "ok"
@@ -567,7 +547,7 @@ def test_xmp_agrees_with_info(papers):
 ])
 def test_xmp_that_disagrees_fails(papers, tmp_path, edit, prop):
     src = papers.get("docmeta")
-    dst = xmp_altered(src, tmp_path / "x.pdf", edit)
+    dst = xmp_edited(src, tmp_path / "x.pdf", edit)
     code, f, err = cli_json(dst)
     assert code == 1, f
     assert statuses(f["checks"])["xmp"] == "fail"
@@ -575,7 +555,7 @@ def test_xmp_that_disagrees_fails(papers, tmp_path, edit, prop):
 
 
 def test_xmp_missing_a_property_fails(papers, tmp_path):
-    dst = xmp_altered(papers.get("docmeta"), tmp_path / "x.pdf",
+    dst = xmp_edited(papers.get("docmeta"), tmp_path / "x.pdf",
                       lambda x: x.replace(b"<pith:url>", b"<pith:urlx>")
                       .replace(b"</pith:url>", b"</pith:urlx>"))
     code, f, _ = cli_json(dst)
@@ -585,7 +565,7 @@ def test_xmp_missing_a_property_fails(papers, tmp_path):
 def test_broken_xmp_could_not_be_checked(papers, tmp_path):
     # Since issue 9 an XMP packet that cannot be parsed is "could not check" (exit 3), not
     # a failure: nothing in it was shown to disagree, but nothing was checked either.
-    dst = xmp_altered(papers.get("docmeta"), tmp_path / "x.pdf",
+    dst = xmp_edited(papers.get("docmeta"), tmp_path / "x.pdf",
                       lambda x: x.replace(b"</pith:record>", b"</pith:recor>"))
     code, f, err = cli_json(dst)
     assert code == 3 and statuses(f["checks"])["xmp"] == "error"

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.hostile
 
 import recorded
 import texbuild
+from pdfclaims import tampered, xmp_edited
 from pith_tex.include import IncludeData, render
 from pith_tex.qr import qr_rows
 
@@ -99,17 +100,6 @@ class Honest:
 @pytest.fixture(scope="module")
 def honest(tmp_path_factory) -> Honest:
     return Honest(tmp_path_factory.mktemp("honest"))
-
-
-def tampered(src: Path, dst: Path, edit: Callable[[Any], Any]) -> Path:
-    """A pypdf clone of *src* (uncompressed objects, one xref table) edited by *edit*."""
-    from pypdf import PdfWriter
-
-    w = PdfWriter(clone_from=str(src))
-    edit(w)
-    with open(dst, "wb") as f:
-        w.write(f)
-    return dst
 
 
 def same_length(data: bytes, old: bytes, new: bytes) -> bytes:
@@ -373,20 +363,6 @@ def test_a_broken_cross_reference_is_not_vouched_for(honest, tmp_path, generatio
 
 
 # -- XMP ----------------------------------------------------------------------------------
-
-def xmp_edited(src: Path, dst: Path, edit: Callable[[bytes], bytes]) -> Path:
-    from pypdf.generic import NameObject, StreamObject
-
-    def change(w):
-        old = w._root_object["/Metadata"].get_object()
-        new = StreamObject()
-        new.set_data(edit(old.get_data()))
-        new[NameObject("/Type")] = NameObject("/Metadata")
-        new[NameObject("/Subtype")] = NameObject("/XML")
-        w._root_object[NameObject("/Metadata")] = w._add_object(new)
-
-    return tampered(src, dst, change)
-
 
 def _extra_description(attrs: bytes, body: bytes = b"") -> Callable[[bytes], bytes]:
     def edit(x: bytes) -> bytes:

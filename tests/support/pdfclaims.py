@@ -6,7 +6,7 @@ writes for an include, on a blank page written by pypdf.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 import recorded
 
@@ -39,3 +39,29 @@ def blank_pdf(dst: Any, meta: Dict[str, str]) -> Any:
     with open(dst, "wb") as f:
         w.write(f)
     return dst
+
+
+def tampered(src: Any, dst: Any, edit: Callable[[Any], Any]) -> Any:
+    """A pypdf clone of *src* (uncompressed objects, one xref table) edited by *edit*."""
+    from pypdf import PdfWriter
+
+    w = PdfWriter(clone_from=str(src))
+    edit(w)
+    with open(dst, "wb") as f:
+        w.write(f)
+    return dst
+
+
+def xmp_edited(src: Any, dst: Any, edit: Callable[[bytes], bytes]) -> Any:
+    """A copy of *src* whose XMP packet was rewritten by *edit* (with pypdf)."""
+    from pypdf.generic import NameObject, StreamObject
+
+    def change(w: Any) -> None:
+        old = w._root_object["/Metadata"].get_object()
+        new = StreamObject()
+        new.set_data(edit(old.get_data()))
+        new[NameObject("/Type")] = NameObject("/Metadata")
+        new[NameObject("/Subtype")] = NameObject("/XML")
+        w._root_object[NameObject("/Metadata")] = w._add_object(new)
+
+    return tampered(src, dst, change)
