@@ -356,7 +356,45 @@ VENUES = {
     "cvpr": ("cvpr", "review", r"\newif\ifcvprfinal\cvprfinaltrue"
              r"\DeclareOption{review}{\cvprfinalfalse}\ProcessOptions\relax"),
     "aaai": ("aaai2026", "submission", r"\DeclareOption{submission}{}\ProcessOptions\relax"),
+    # COLM 2024: ICLR's mechanism renamed; \colmfinalcopy in the preamble.
+    "colm-2024": ("colm2099_conference", "", r"\newif\ifcolmfinal\colmfinalfalse"
+                  r"\def\colmfinalcopy{\colmfinaltrue}"),
+    # COLM 2025: three exclusive options, submission by default; its title
+    # asks \ifcolmfinal first, then \ifcolmpreprint.
+    "colm-2025": ("colm2098_conference", "",
+                  r"\newif\ifcolmsubmission\newif\ifcolmpreprint\newif\ifcolmfinal"
+                  r"\colmsubmissiontrue\colmpreprintfalse\colmfinalfalse"
+                  r"\DeclareOption{submission}{\colmsubmissiontrue\colmpreprintfalse\colmfinalfalse}"
+                  r"\DeclareOption{preprint}{\colmsubmissionfalse\colmpreprinttrue\colmfinalfalse}"
+                  r"\DeclareOption{final}{\colmsubmissionfalse\colmpreprintfalse\colmfinaltrue}"
+                  r"\ProcessOptions\relax"),
+    # TMLR: tmlr.sty (no \ProvidesPackage of its own); preprint implies accepted.
+    "tmlr": ("tmlr", "", r"\newif\if@accepted\@acceptedfalse"
+             r"\DeclareOption{accepted}{\@acceptedtrue}"
+             r"\newif\if@preprint\@preprintfalse"
+             r"\DeclareOption{preprint}{\@preprinttrue\@acceptedtrue}"
+             r"\DeclareOption*{\PackageWarning{tmlr}{Unknown `\CurrentOption'}}"
+             r"\ProcessOptions\relax"),
 }
+# What pith's log line says for each (acmart's class option anonymous reaches
+# pith as a global option, before its switch is read).
+VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
+             "iclr": "ICLR submission", "icml": "ICML submission", "acl": "ACL review",
+             "acl-2020": "ACL review", "cvpr": "CVPR review", "aaai": "AAAI submission",
+             "colm-2024": "COLM submission", "colm-2025": "COLM submission",
+             "tmlr": "TMLR submission"}
+# The stand-ins that, like the real files, say no \ProvidesPackage (TMLR's
+# switch is read only when tmlr.sty is known to be loaded).
+NO_PROVIDES = {"tmlr", "colm-2024", "colm-2025"}
+
+
+def venue_package(tmp_path: Path, venue: str, opt: str) -> str:
+    """Write the venue's stand-in next to the document; its \\usepackage line."""
+    name, _, body = VENUES[venue]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    head = "" if venue in NO_PROVIDES else rf"\ProvidesPackage{{{name}}}" "\n"
+    (tmp_path / f"{name}.sty").write_text(head + body + "\n", encoding="ascii")
+    return rf"\usepackage[{opt}]{{{name}}}" if opt else rf"\usepackage{{{name}}}"
 
 
 @pytest.mark.parametrize("venue", list(VENUES) + ["acmart"])
@@ -369,31 +407,58 @@ def test_venue_review_mode_is_anonymous(tmp_path: Path, venue: str) -> None:
                      r"\affiliation{\institution{X}\country{Y}}"}
         src = src.replace(r"\usepackage[pdfusetitle,bookmarks]{hyperref}", "")
     else:
-        name, opt, body = VENUES[venue]
-        tmp_path.mkdir(parents=True, exist_ok=True)
-        (tmp_path / f"{name}.sty").write_text(
-            rf"\ProvidesPackage{{{name}}}" "\n" + body + "\n", encoding="ascii")
-        pkg = rf"\usepackage[{opt}]{{{name}}}" if opt else rf"\usepackage{{{name}}}"
+        pkg = venue_package(tmp_path, venue, VENUES[venue][1])
         src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": pkg,
                           "pithopt": "", "num": NUM, "front": ""}
     b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
     assert_no_trace(b)
+    # The log line names the venue whose switch was read.
+    assert f"Package pith Info: Anonymous ({VENUE_WHY[venue]})" in b.log, b.log
 
 
-@pytest.mark.parametrize("venue", ["neurips", "cvpr"])
-def test_venue_final_mode_keeps_the_badge(tmp_path: Path, venue: str) -> None:
-    name, _, body = VENUES[venue]
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    (tmp_path / f"{name}.sty").write_text(
-        rf"\ProvidesPackage{{{name}}}" "\n" + body + "\n", encoding="ascii")
-    pkg = rf"\usepackage[final]{{{name}}}" if venue == "neurips" else rf"\usepackage{{{name}}}"
-    src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": pkg,
-                      "pithopt": "", "num": NUM, "front": ""}
-    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+# The modes in which a venue prints the authors: (venue, package option, what
+# the preamble says after loading it).
+FINAL_MODES = [
+    ("neurips", "final", ""),
+    ("cvpr", "", ""),
+    ("colm-2024", "", r"\colmfinalcopy"),
+    ("colm-2025", "final", ""),
+    ("colm-2025", "preprint", ""),
+    ("tmlr", "accepted", ""),
+    ("tmlr", "preprint", ""),
+]
+
+
+def assert_badge(b: texrun.Build) -> None:
     assert b.ok, b.describe()
     assert f"pith:2025:{NUM}" in texrun.text(b.pdf)
     assert texrun.info(b.pdf)["PithNumber"] == f"pith:2025:{NUM}"
     assert "Anonymous" not in b.log
+
+
+@pytest.mark.parametrize("venue,opt,after", FINAL_MODES,
+                         ids=[f"{v}-{o or a.strip(chr(92)) or 'default'}"
+                              for v, o, a in FINAL_MODES])
+def test_venue_final_mode_keeps_the_badge(tmp_path: Path, venue: str, opt: str,
+                                          after: str) -> None:
+    pkg = venue_package(tmp_path, venue, opt) + after
+    src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": pkg,
+                      "pithopt": "", "num": NUM, "front": ""}
+    assert_badge(texrun.compile_tex(tmp_path, src, "pdflatex",
+                                    include=texrun.README_INCLUDE))
+
+
+def test_generic_accepted_switch_without_tmlr_keeps_the_badge(tmp_path: Path) -> None:
+    """TMLR's \\if@accepted is a name any style may use: false in some other
+    package is no review mode."""
+    (tmp_path / "otherjournal.sty").write_text(
+        r"\ProvidesPackage{otherjournal}\newif\if@accepted\@acceptedfalse" "\n",
+        encoding="ascii")
+    src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article",
+                      "pkg": r"\usepackage{otherjournal}", "pithopt": "", "num": NUM,
+                      "front": ""}
+    assert_badge(texrun.compile_tex(tmp_path, src, "pdflatex",
+                                    include=texrun.README_INCLUDE))
 
 
 # -- placement=manual without \pithbadge --------------------------------------
