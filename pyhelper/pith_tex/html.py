@@ -97,6 +97,10 @@ def _copy_regular(src: str, dst: str) -> None:
 _SUMMARY_RE = re.compile(r"Conversion complete: ([^\n(]*)")
 _ERROR_RE = re.compile(r"^(Error|Fatal):[^\n]*", re.M)
 _UNDEFINED_RE = re.compile(r"undefined macros?\[([^\]]*)\]")
+# What is pith's: its commands, its files, its package messages.  Not any word that
+# merely contains "pith" (a figure pith-fit.pdf, a macro \mypithy of the author's).
+_OURS_RE = re.compile(r"\\pith(?:number|badge|qrcode|qr|setup|record)(?![A-Za-z@])"
+                      r"|pith\.sty|pith-number\.tex|package pith\b|\{pith\}", re.I)
 _POLICY_HINT = (" (this machine's ImageMagick security policy forbids reading the figure: "
                 "a local setting, not a fault of the paper; the policy is in "
                 "/etc/ImageMagick-6/policy.xml on Debian and Ubuntu)")
@@ -152,7 +156,7 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
     # here cannot convert a PDF figure: the author's machine, not the paper.
     problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
                 for p in problems]
-    ours = [p for p in problems if "pith" in p.lower()]
+    ours = [p for p in problems if _OURS_RE.search(p)]
     if ours:
         return Check("html", FAIL, "LaTeXML, as arXiv runs it: %s (%s)" % (ours[0], said))
     if not html:
@@ -160,7 +164,7 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
                      % (problems[0] if problems else said))
     parser = _Links()
     parser.feed(html)
-    boxes = [e for e in parser.errors if "pith" in e.lower()]
+    boxes = [e for e in parser.errors if _OURS_RE.search(e)]
     if boxes:
         return Check("html", FAIL, "the HTML page shows an error box: %s" % boxes[0])
     problems += ["an error box in the page: " + e for e in parser.errors]

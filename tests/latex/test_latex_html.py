@@ -168,3 +168,15 @@ def test_check_html_warns_on_the_rest_of_the_paper(tmp_path: Path) -> None:
     c = check_html(str(d), "main.tex", NUM)
     assert c.status == "warn", c
     assert "notamacroanywhere" in c.detail and f"pith:2025:{NUM}" in c.detail
+
+
+def test_check_html_warns_on_the_authors_own_pith_named_macro(tmp_path: Path) -> None:
+    """A problem that only contains the letters "pith" (the author's own undefined
+    \\pithyremark, like a figure named pith-fit.pdf) is not pith's: a WARN naming it, not a
+    FAIL.  Before, any LaTeXML message with "pith" in it failed the check."""
+    d = paper(tmp_path / "p")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("Some text.", "Some \\pithyremark text."))
+    c = check_html(str(d), "main.tex", NUM)
+    assert c.status == "warn", c
+    assert "pithyremark" in c.detail and f"pith:2025:{NUM}" in c.detail
