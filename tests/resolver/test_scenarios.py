@@ -92,5 +92,7 @@ def test_hang_up_is_logged(server, full):
         c.close()
     r, got = get(server, "/late")  # a client that waits gets the delayed reply
     assert got == body
-    assert [(s.path, s.delivered) for s in server.settle()] == [
-        ("/slow", False), ("/drip", False), ("/endless", False), ("/late", True)]
+    # Each request is logged when its handler ends: the order depends on the machine's
+    # load (the /slow handler may notice its closed client after /drip's does).
+    assert sorted((s.path, s.delivered) for s in server.settle()) == [
+        ("/drip", False), ("/endless", False), ("/late", True), ("/slow", False)]
