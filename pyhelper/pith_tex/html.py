@@ -175,8 +175,11 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
         return Check("html", OK, "LaTeXML converts %s with no error; anonymous: no badge "
                      "in the page" % main)
     if len(parser.links) != 1:
-        return Check("html", FAIL, "the HTML page has %d links to %s, not one badge"
-                     % (len(parser.links), URL_BASE))
+        # A fatal error elsewhere can cut the page short before the badge: name it.
+        fatal = [p for p in problems if p.startswith("Fatal:")]
+        return Check("html", FAIL, "the HTML page has %d links to %s, not one badge%s"
+                     % (len(parser.links), URL_BASE,
+                        " (LaTeXML stopped: %s)" % fatal[0] if fatal else ""))
     href, text = parser.links[0]
     shown = href[len(URL_BASE):]
     if number is not None and shown != number:

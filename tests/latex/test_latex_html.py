@@ -180,3 +180,15 @@ def test_check_html_warns_on_the_authors_own_pith_named_macro(tmp_path: Path) ->
     c = check_html(str(d), "main.tex", NUM)
     assert c.status == "warn", c
     assert "pithyremark" in c.detail and f"pith:2025:{NUM}" in c.detail
+
+
+def test_check_html_names_the_fatal_error_that_cut_the_page_short(tmp_path: Path) -> None:
+    """A fatal LaTeXML error before the title (here LaTeXML 0.8.7 dies on a text inside
+    \\lxWithClass in an \\mbox) leaves a page without the badge: the FAIL says LaTeXML
+    stopped and why, not only that no link was found."""
+    d = paper(tmp_path / "p")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("\\maketitle", "\\mbox{\\lxWithClass{a}{x}}\\maketitle"))
+    c = check_html(str(d), "main.tex", NUM)
+    assert c.status == "fail", c
+    assert "LaTeXML stopped: Fatal:" in c.detail, c
