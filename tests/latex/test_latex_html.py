@@ -192,3 +192,18 @@ def test_check_html_names_the_fatal_error_that_cut_the_page_short(tmp_path: Path
     c = check_html(str(d), "main.tex", NUM)
     assert c.status == "fail", c
     assert "LaTeXML stopped: Fatal:" in c.detail, c
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_an_include_with_a_key_twice_is_not_used(tmp_path: Path, binding: bool) -> None:
+    """A key given twice (here a second year) makes the record ambiguous: the PDF path
+    refuses the include (include-duplicate-key), and the HTML view must not show a year
+    or a state the PDF does not: the badge is the unverified one."""
+    twice = README_INCLUDE.replace("  year = 2025,\n", "  year = 2025,\n  year = 2024,\n")
+    assert twice != README_INCLUDE
+    output, page = convert(paper(tmp_path / "p", include=twice), binding)
+    assert_clean(output, page)
+    href, text = badge(page)
+    assert href == URL_BASE + NUM
+    assert f"pith:{NUM}" in text and "unverified" in text
+    assert "2024" not in text and "2025" not in text

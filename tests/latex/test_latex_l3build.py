@@ -82,6 +82,7 @@ def test_l3build_covers_every_message() -> None:
         "number-twice": "used twice with different numbers",
         "include-format": "which this",
         "include-unknown-key": "Unknown key '",
+        "include-duplicate-key": "given twice in include",
         "include-bad-value": "has the invalid value",
         "include-missing-key": "lacks the key",
         "include-key-id": "has a key-id but",
