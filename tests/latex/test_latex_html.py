@@ -207,3 +207,19 @@ def test_an_include_with_a_key_twice_is_not_used(tmp_path: Path, binding: bool) 
     assert href == URL_BASE + NUM
     assert f"pith:{NUM}" in text and "unverified" in text
     assert "2024" not in text and "2025" not in text
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_without_hyperref(tmp_path: Path, binding: bool) -> None:
+    """No hyperref: LaTeXML 0.8.7 links through its url binding's \\@@Url, 0.8.8 (whose url
+    binding makes no links) through latexml.sty's \\URL. (amsart without hyperref, where
+    \\URL is the AMS bibliography's, is in test_latex_html_acmart.py.)"""
+    d = paper(tmp_path / "p")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage{hyperref}\n", ""))
+    assert "hyperref" not in main.read_text()
+    output, page = convert(d, binding)
+    assert_clean(output, page)
+    href, text = badge(page)
+    assert href == URL_BASE + NUM
+    assert f"pith:2025:{NUM}" in text and "checked" in text
