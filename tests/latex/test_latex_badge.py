@@ -355,6 +355,10 @@ VENUES = {
                  r"\def\aclfinalcopy{\global\aclfinaltrue}"),
     "cvpr": ("cvpr", "review", r"\newif\ifcvprfinal\cvprfinaltrue"
              r"\DeclareOption{review}{\cvprfinalfalse}\ProcessOptions\relax"),
+    # CVPR/ICCV kits from 2025 (cvpr-org/author-kit): an etoolbox toggle, not a \newif.
+    "cvpr-2025": ("cvpr", "review", r"\RequirePackage{etoolbox}\newtoggle{cvprfinal}"
+                  r"\toggletrue{cvprfinal}\DeclareOption{review}{\togglefalse{cvprfinal}}"
+                  r"\ProcessOptions\relax"),
     "aaai": ("aaai2026", "submission", r"\DeclareOption{submission}{}\ProcessOptions\relax"),
     # COLM 2024: ICLR's mechanism renamed; \colmfinalcopy in the preamble.
     "colm-2024": ("colm2099_conference", "", r"\newif\ifcolmfinal\colmfinalfalse"
@@ -380,7 +384,8 @@ VENUES = {
 # pith as a global option, before its switch is read).
 VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
              "iclr": "ICLR submission", "icml": "ICML submission", "acl": "ACL review",
-             "acl-2020": "ACL review", "cvpr": "CVPR review", "aaai": "AAAI submission",
+             "acl-2020": "ACL review", "cvpr": "CVPR review", "cvpr-2025": "CVPR review",
+             "aaai": "AAAI submission",
              "colm-2024": "COLM submission", "colm-2025": "COLM submission",
              "tmlr": "TMLR submission"}
 # The stand-ins that, like the real files, say no \ProvidesPackage (TMLR's
@@ -421,6 +426,7 @@ def test_venue_review_mode_is_anonymous(tmp_path: Path, venue: str) -> None:
 FINAL_MODES = [
     ("neurips", "final", ""),
     ("cvpr", "", ""),
+    ("cvpr-2025", "", ""),
     ("colm-2024", "", r"\colmfinalcopy"),
     ("colm-2025", "final", ""),
     ("colm-2025", "preprint", ""),

@@ -101,6 +101,7 @@ REVIEW = [
     ("acl-2020", "", ""),         # \newif false until \aclfinalcopy
     ("aclbind", "review", ""),    # a LaTeXML binding with options and no switch
     ("cvpr", "review", ""),       # \newif true, option review
+    ("cvpr-2025", "review", ""),  # an etoolbox toggle (\newtoggle{cvprfinal}), option review
     ("colm-2024", "", ""),
     ("colm-2025", "", ""),        # submission by default, asked after final and preprint
     ("tmlr", "", ""),             # \if@accepted, read only with tmlr.sty loaded
@@ -136,6 +137,7 @@ FINAL = [
     ("acl-2020", "", r"\aclfinalcopy"),
     ("aclbind", "", ""),
     ("cvpr", "", ""),
+    ("cvpr-2025", "", ""),
     ("colm-2025", "preprint", ""),
     ("tmlr", "accepted", ""),
     ("aaai", "", ""),
