@@ -29,6 +29,9 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 #: The smallest effective font size (points) at which the badge counts as readable.
 MIN_FONT_PT = 4.0
+#: Below this constant alpha (ExtGState /ca, /CA) paint counts as not painted, as a
+#: fill darkness below 0.1 counts as white.
+MIN_ALPHA = 0.1
 #: Content operations looked at on page 1, forms included.
 MAX_OPERATIONS = 400_000
 
@@ -94,7 +97,7 @@ class PageScan(NamedTuple):
 
 class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
-                 "space", "parts")
+                 "space", "parts", "fill_alpha", "stroke_alpha")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -112,12 +115,17 @@ class _GState:
         #: The clipping area as a union of boxes inside *clip* (a clip made of several
         #: rectangles has holes its bounding box hides); empty: all of *clip*.
         self.parts: Tuple[Box, ...] = ()
+        #: Constant alpha (ExtGState /ca and /CA): 0 paints nothing at all.
+        self.fill_alpha = 1.0
+        self.stroke_alpha = 1.0
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
                      self.cap, self.hscale, self.rise)
         gs.space = self.space
         gs.parts = self.parts
+        gs.fill_alpha = self.fill_alpha
+        gs.stroke_alpha = self.stroke_alpha
         return gs
 
     def shows(self, *points: Tuple[float, float]) -> bool:
@@ -244,7 +252,7 @@ class Scanner:
         gs = self.gs[-1]
         if op in _FILL or op in _STROKE:
             if op in _FILL and not self.path_curved and self.path_rects:
-                dark = gs.fill is not None and gs.fill >= 0.5
+                dark = gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
                 for pts, skewed in self.path_rects:
                     if not any(self.layers):  # a module in a hidden layer is not drawn
                         self.rects.append(Rect(bbox(pts), dark, skewed))
@@ -253,8 +261,8 @@ class Scanner:
                 # rule is thick (butt caps): that is a filled rectangle
                 rect = _stroked_rule(self.segments[0], gs.cap)
                 if rect is not None:
-                    self.rects.append(Rect(rect, gs.stroke is not None and gs.stroke >= 0.5,
-                                           False))
+                    self.rects.append(Rect(rect, gs.stroke is not None and gs.stroke >= 0.5
+                                           and gs.stroke_alpha >= MIN_ALPHA, False))
                     self.path = []
             if self.path and (op in _STROKE or self.path_curved or not self.path_rects):
                 self.other_paint.append(bbox(self.path))
@@ -294,6 +302,10 @@ class Scanner:
         # modes 1 and 5 stroke the glyphs' outlines only, 2 and 6 fill and stroke them
         if gs.tr in (1, 5) and gs.stroke is not None and gs.stroke < 0.1:
             return "a white stroke colour (render mode %d strokes only)" % gs.tr
+        filled, stroked = gs.fill_alpha >= MIN_ALPHA, gs.stroke_alpha >= MIN_ALPHA
+        if not (filled if gs.tr in (0, 4) else stroked if gs.tr in (1, 5) else
+                filled or stroked):
+            return "fully transparent (constant alpha /ca or /CA below %g)" % MIN_ALPHA
         if gs.tr in (0, 4) and gs.fill is not None and gs.fill < 0.1 or gs.tr in (2, 6) and (
                 gs.fill is not None and gs.fill < 0.1 and gs.stroke is not None
                 and gs.stroke < 0.1):
@@ -312,7 +324,7 @@ class Scanner:
         if self.ops > MAX_OPERATIONS:
             raise TooComplex("more than %d content operations on page 1" % MAX_OPERATIONS)
         handler = self._handlers.get(op)
-        if handler is None:  # cm, w, d, gs, BT, ET, Td, ...: nothing to follow here
+        if handler is None:  # cm, d, BT, ET, Td, ...: nothing to follow here
             return
         try:
             handler(op, args, cm, tm)
@@ -384,6 +396,20 @@ class Scanner:
 
     def _other_stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].stroke = None
+
+    def _ext_gstate(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``gs``: the constant alphas of the named ExtGState (a name that is not there
+        changes nothing, as in viewers)."""
+        try:
+            egs = self.resources[-1]["/ExtGState"][args[0]].get_object()
+        except (KeyError, TypeError, AttributeError, IndexError):
+            return
+        gs = self.gs[-1]
+        for key, slot in (("/ca", "fill_alpha"), ("/CA", "stroke_alpha")):
+            value = egs.get(key)
+            if value is not None:
+                alpha = float(value)
+                setattr(gs, slot, alpha if math.isfinite(alpha) else 1.0)
 
     def _width(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].width = abs(float(args[0]))
@@ -463,6 +489,7 @@ class Scanner:
             b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
             b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap,
+            b"gs": self._ext_gstate,
             b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
             b"BDC": self._marked, b"EMC": self._marked}
         for o in _FILL | _STROKE:

@@ -490,6 +490,58 @@ def test_a_badge_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, 
         assert code == 1 and "optional content" in c["detail"], doc
 
 
+def _alpha(w: Any, fill: float, stroke: float = 1.0) -> None:
+    """An ExtGState /GSa in page 1's resources with constant alpha *fill* (/ca) and
+    *stroke* (/CA): 0 paints nothing at all."""
+    from pypdf.generic import DictionaryObject, FloatObject, NameObject
+
+    res = w.pages[0]["/Resources"].get_object()
+    res[NameObject("/ExtGState")] = DictionaryObject({NameObject("/GSa"): DictionaryObject({
+        NameObject("/Type"): NameObject("/ExtGState"), NameObject("/ca"): FloatObject(fill),
+        NameObject("/CA"): FloatObject(stroke)})})
+
+
+@pytest.mark.parametrize("before, fill, stroke, shown", [
+    (b"/GSa gs", 0.0, 1.0, False),             # the fill fully transparent
+    (b"/GSa gs 1 Tr", 1.0, 0.0, False),        # outlines stroked fully transparent
+    (b"/GSa gs 2 Tr", 0.0, 0.0, False),        # both
+    (b"/GSa gs", 1.0, 0.0, True),              # only the stroke, which mode 0 does not use
+    (b"/GSa gs", 0.6, 1.0, True),              # translucent is still seen
+    (b"q /GSa gs Q", 0.0, 1.0, True),          # the state restored before the text
+], ids=["fill", "stroke", "both", "stroke-unused", "translucent", "restored"])
+def test_a_transparent_copy_is_not_a_badge(honest, tmp_path, before, fill, stroke, shown):
+    """Constant alpha 0 (ExtGState /ca, /CA) paints nothing: viewers show no text."""
+    def edit(w):
+        _alpha(w, fill, stroke)
+        page_ops(w, text_ops(CLAIMED, before=before))
+
+    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "a.pdf", edit))
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and "transparent" in c["detail"], doc
+
+
+def test_a_transparent_code_is_not_drawn(honest, tmp_path):
+    """pith.sty's own badge and QR code under /ca 0: neither is seen, so neither is
+    vouched for."""
+    def edit(w):
+        from pypdf.generic import DecodedStreamObject, NameObject
+
+        _alpha(w, 0.0, 0.0)
+        page = w.pages[0]
+        s = DecodedStreamObject()
+        s.set_data(b"/GSa gs\n" + page.get_contents().get_data())
+        page[NameObject("/Contents")] = w._add_object(s)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "t.pdf", edit))
+    assert code == 1, doc
+    assert check(doc, "badge")["status"] == "fail" and "transparent" in check(
+        doc, "badge")["detail"], doc
+    assert check(doc, "qr")["status"] != "ok", doc
+
+
 @pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs",
                                     b"1 g 1 Tr", b"1 g 2 Tr",
                                     b"0 0 5 5 re 90 90 400 30 re W n"])
