@@ -222,6 +222,7 @@ class Scanner:
         self.base: List[Matrix] = [IDENTITY]  # form XObject space -> page space
         self.resources: List[Any] = [resources]
         self.forms: List[bool] = []  # per Do: did it open a form?
+        self.form_layers: List[int] = []  # per open form: len(self.layers) before it
         self.path: List[Tuple[float, float]] = []
         self.path_rects: List[Tuple[List[Tuple[float, float]], bool]] = []
         self.path_curved = False
@@ -518,6 +519,8 @@ class Scanner:
             if self.forms.pop():
                 self.base.pop()
                 self.resources.pop()
+                if self.form_layers:  # the form's own /OC, and what it left open
+                    del self.layers[self.form_layers.pop():]
 
     def _do(self, name: Any, cm: Any) -> None:
         xobj: Any = None
@@ -529,6 +532,15 @@ class Scanner:
         m = self._m(cm)
         if subtype == "/Form":
             mat = xobj.get("/Matrix", IDENTITY)
+            # A form's own /OC entry: a viewer draws none of it when that group is off.
+            hidden = False
+            if self.off and "/OC" in xobj:
+                try:
+                    hidden = _is_off(xobj.raw_get("/OC"), self.off)
+                except Exception:
+                    hidden = False
+            self.form_layers.append(len(self.layers))
+            self.layers.append(hidden)
             self.forms.append(True)
             self.base.append(mul(mat, m) if len(mat) == 6 else m)
             self.resources.append(xobj.get("/Resources", self.resources[-1]))

@@ -1040,6 +1040,28 @@ def test_text_in_a_form_xobject(honest, tmp_path, matrix, code):
     assert check(doc, "badge")["status"] == ("ok" if code == 0 else "fail")
 
 
+@pytest.mark.parametrize("state, shown", [("/OFF", False), ("/ON", True)])
+def test_a_form_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, shown):
+    """A form XObject's own /OC entry: poppler does not draw a form whose group is off."""
+    from pypdf.generic import NameObject
+
+    def edit(w):
+        page_ops(w, b"")  # adds the font
+        _layer(w, state)  # the group /oc1, in the default configuration's *state* list
+        _form(w, "/FmO", text_ops(CLAIMED))
+        res = w.pages[0]["/Resources"].get_object()
+        res["/XObject"]["/FmO"].get_object()[NameObject("/OC")] = \
+            res["/Properties"].raw_get("/oc1")
+        page_ops(w, b"q /FmO Do Q\n", font=False)
+
+    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "fo.pdf", edit))
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and "optional content" in c["detail"], doc
+
+
 def test_a_form_that_draws_itself_ends(honest, tmp_path):
     def edit(w):
         _form(w, "/FmL", b"q 0.5 0 0 0.5 0 0 cm /FmL Do Q\n")
