@@ -300,6 +300,14 @@ class Scanner:
             return "%.2g pt, smaller than %g pt" % (size, MIN_FONT_PT)
         if abs(gs.hscale) < 50:
             return "squeezed to %g %% of its width" % gs.hscale
+        # The matrices squeeze too: the glyphs' width across their height (a shear that
+        # lays the two directions on one line leaves no area at all).
+        height = math.hypot(m[2], m[3])
+        if not height > 0:  # an infinite font size times a flat matrix
+            return "an unreadable text matrix"
+        across = abs(m[0] * m[3] - m[1] * m[2]) / height * abs(gs.hscale) / 100
+        if not across >= 0.5 * height:
+            return "squeezed to %.2g %% of its width by its matrix" % (100 * across / height)
         # modes 1 and 5 stroke the glyphs' outlines only, 2 and 6 fill and stroke them
         if gs.tr in (1, 5) and gs.stroke is not None and gs.stroke < 0.1:
             return "a white stroke colour (render mode %d strokes only)" % gs.tr

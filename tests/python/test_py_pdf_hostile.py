@@ -490,6 +490,26 @@ def test_a_badge_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, 
         assert code == 1 and "optional content" in c["detail"], doc
 
 
+@pytest.mark.parametrize("tm, before, shown", [
+    (b"0.01 0 0 1 100 100", b"", False),     # squeezed to 1 % of its width by Tm
+    (b"1 0 0 1 100 100", b"0.02 0 0 1 0 0 cm", False),  # ... by the CTM
+    (b"1 0 1 0.001 100 100", b"", False),    # sheared flat: its glyphs have no area
+    (b"0 1 -1 0 100 100", b"", True),        # turned 90 degrees: still readable
+    (b"1 0 0.3 1 100 100", b"", True),       # slanted
+    (b"0.6 0 0 1 100 100", b"", True),       # condensed, not squeezed
+], ids=["tm-squeezed", "cm-squeezed", "sheared-flat", "rotated", "slanted", "condensed"])
+def test_text_squeezed_by_a_matrix_is_not_a_badge(honest, tmp_path, tm, before, shown):
+    """Tz is not the only way to squeeze text: the text and current matrices do it too."""
+    ops = b"q %s BT /FPT 10 Tf %s Tm (%s) Tj ET Q\n" % (before, tm, CLAIMED.encode("ascii"))
+    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "m.pdf",
+                                     lambda w: page_ops(w, ops)))
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and "squeezed" in c["detail"], doc
+
+
 def _alpha(w: Any, fill: float, stroke: float = 1.0) -> None:
     """An ExtGState /GSa in page 1's resources with constant alpha *fill* (/ca) and
     *stroke* (/CA): 0 paints nothing at all."""
