@@ -348,6 +348,9 @@ VENUES = {
              r"\def\iclrfinalcopy{\iclrfinaltrue}"),
     "icml": ("icml2099", "", r"\newif\ificmlshowauthors\icmlshowauthorsfalse"
              r"\DeclareOption{accepted}{\icmlshowauthorstrue}\ProcessOptions\relax"),
+    # ICML 2024 and 2025 (icml2024.sty, icml2025.sty): no switch; accepted defines \isaccepted.
+    "icml-2025": ("icml2098", "", r"\DeclareOption{accepted}{\gdef\isaccepted{1}}"
+                  r"\ProcessOptions\relax\long\def\icmltitle#1{#1}"),
     "acl": ("acl", "review", r"\newif\ifacl@finalcopy"
             r"\DeclareOption{final}{\acl@finalcopytrue}\DeclareOption{review}{\acl@finalcopyfalse}"
             r"\ExecuteOptions{final}\ProcessOptions\relax"),
@@ -383,7 +386,8 @@ VENUES = {
 # What pith's log line says for each (acmart's class option anonymous reaches
 # pith as a global option, before its switch is read).
 VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
-             "iclr": "ICLR submission", "icml": "ICML submission", "acl": "ACL review",
+             "iclr": "ICLR submission", "icml": "ICML submission",
+             "icml-2025": "ICML submission", "acl": "ACL review",
              "acl-2020": "ACL review", "cvpr": "CVPR review", "cvpr-2025": "CVPR review",
              "aaai": "AAAI submission",
              "colm-2024": "COLM submission", "colm-2025": "COLM submission",
@@ -427,6 +431,7 @@ FINAL_MODES = [
     ("neurips", "final", ""),
     ("cvpr", "", ""),
     ("cvpr-2025", "", ""),
+    ("icml-2025", "accepted", ""),
     ("colm-2024", "", r"\colmfinalcopy"),
     ("colm-2025", "final", ""),
     ("colm-2025", "preprint", ""),

@@ -96,6 +96,7 @@ def assert_no_number(page: str) -> None:
 REVIEW = [
     ("neurips", "", ""),          # \newif set by an option; LaTeXML binds neurips_YYYY
     ("icml", "", ""),             # \newif set by an option; LaTeXML binds icmlYYYY
+    ("icml-2025", "", ""),        # no switch: accepted defines \isaccepted
     ("iclr", "", ""),             # \newif false until \iclrfinalcopy
     ("acl", "review", ""),        # \newif set by an option, raw style
     ("acl-2020", "", ""),         # \newif false until \aclfinalcopy
@@ -133,6 +134,7 @@ FINAL = [
     ("neurips", "final", ""),
     ("neurips", "preprint", ""),
     ("icml", "accepted", ""),
+    ("icml-2025", "accepted", ""),
     ("iclr", "", r"\iclrfinalcopy"),
     ("acl-2020", "", r"\aclfinalcopy"),
     ("aclbind", "", ""),
