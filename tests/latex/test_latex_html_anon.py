@@ -129,6 +129,40 @@ def test_review_mode_html_has_no_badge(tmp_path: Path, venue: str, opt: str, aft
     assert_no_number(page)
 
 
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+@pytest.mark.parametrize("later", [r"\pithsetup{anonymous}",
+                                   "\\usepackage[review]{cvpr}"], ids=["option", "venue"])
+def test_title_badge_before_the_review_mode_is_decided(tmp_path: Path, binding: bool,
+                                                       later: str) -> None:
+    """\\pithbadge in \\title, then the anonymous option (or the venue's review mode):
+    LaTeXML digests the title in the preamble, before the mode is known.  The PDF has no
+    badge; the HTML used to show the number in its title."""
+    d = write_paper(tmp_path / "p", "cvpr", "", title_badge=True)
+    main = d / "main.tex"
+    src = main.read_text(encoding="ascii").replace("\\usepackage{cvpr}\n", "")
+    main.write_text(src.replace("\\author{Ada Author}\n", "\\author{Ada Author}\n" + later
+                                + "\n"), encoding="ascii")
+    (tmp_path / "pdf").mkdir()
+    (tmp_path / "pdf" / "cvpr.sty").write_bytes((d / "cvpr.sty").read_bytes())
+    b = texrun.compile_tex(tmp_path / "pdf", main.read_text(encoding="ascii"), "pdflatex",
+                           include=README_INCLUDE)
+    assert b.ok and "Package pith Info: Anonymous" in b.log, b.describe()
+    assert NUM not in texrun.text(b.pdf)
+    output, page = convert(d, binding)
+    assert "Conversion complete" in output, output[-3000:]
+    assert_no_number(page)
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_title_badge_in_a_final_copy_keeps_the_badge_after_the_title(
+        tmp_path: Path, binding: bool) -> None:
+    d = write_paper(tmp_path / "p", "cvpr", "", title_badge=True)
+    output, page = convert(d, binding)
+    assert_clean(output, page)
+    href, text = badge(page)
+    assert href == URL_BASE + NUM and f"pith:2025:{NUM}" in text
+
+
 # Final modes (the authors printed): the badge, once, linked.
 FINAL = [
     ("neurips", "final", ""),
