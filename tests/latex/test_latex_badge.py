@@ -362,6 +362,11 @@ VENUES = {
     "cvpr-2025": ("cvpr", "review", r"\RequirePackage{etoolbox}\newtoggle{cvprfinal}"
                   r"\toggletrue{cvprfinal}\DeclareOption{review}{\togglefalse{cvprfinal}}"
                   r"\ProcessOptions\relax"),
+    # ECCV 2024 on (a kvoptions bool, true in review), WACV (CVPR's old mechanism).
+    "eccv": ("eccv", "review", r"\newif\ifeccv@review\DeclareOption{review}{\eccv@reviewtrue}"
+             r"\DeclareOption{final}{\eccv@reviewfalse}\ProcessOptions\relax"),
+    "wacv": ("wacv", "", r"\newif\ifwacvfinal\wacvfinalfalse"
+             r"\def\wacvfinalcopy{\global\wacvfinaltrue}"),
     "aaai": ("aaai2026", "submission", r"\DeclareOption{submission}{}\ProcessOptions\relax"),
     # COLM 2024: ICLR's mechanism renamed; \colmfinalcopy in the preamble.
     "colm-2024": ("colm2099_conference", "", r"\newif\ifcolmfinal\colmfinalfalse"
@@ -389,7 +394,7 @@ VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
              "iclr": "ICLR submission", "icml": "ICML submission",
              "icml-2025": "ICML submission", "acl": "ACL review",
              "acl-2020": "ACL review", "cvpr": "CVPR review", "cvpr-2025": "CVPR review",
-             "aaai": "AAAI submission",
+             "eccv": "ECCV review", "wacv": "WACV review", "aaai": "AAAI submission",
              "colm-2024": "COLM submission", "colm-2025": "COLM submission",
              "tmlr": "TMLR submission"}
 # The stand-ins that, like the real files, say no \ProvidesPackage (TMLR's
@@ -432,6 +437,9 @@ FINAL_MODES = [
     ("cvpr", "", ""),
     ("cvpr-2025", "", ""),
     ("icml-2025", "accepted", ""),
+    ("eccv", "final", ""),
+    ("eccv", "", ""),
+    ("wacv", "", r"\wacvfinalcopy"),
     ("colm-2024", "", r"\colmfinalcopy"),
     ("colm-2025", "final", ""),
     ("colm-2025", "preprint", ""),

@@ -103,6 +103,8 @@ REVIEW = [
     ("aclbind", "review", ""),    # a LaTeXML binding with options and no switch
     ("cvpr", "review", ""),       # \newif true, option review
     ("cvpr-2025", "review", ""),  # an etoolbox toggle (\newtoggle{cvprfinal}), option review
+    ("eccv", "review", ""),       # \newif true in review
+    ("wacv", "", ""),             # \newif false until \wacvfinalcopy
     ("colm-2024", "", ""),
     ("colm-2025", "", ""),        # submission by default, asked after final and preprint
     ("tmlr", "", ""),             # \if@accepted, read only with tmlr.sty loaded
@@ -174,6 +176,8 @@ FINAL = [
     ("aclbind", "", ""),
     ("cvpr", "", ""),
     ("cvpr-2025", "", ""),
+    ("eccv", "final", ""),
+    ("wacv", "", r"\wacvfinalcopy"),
     ("colm-2025", "preprint", ""),
     ("tmlr", "accepted", ""),
     ("aaai", "", ""),
