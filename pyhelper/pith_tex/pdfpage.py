@@ -255,15 +255,18 @@ class Scanner:
             if op in _FILL and not self.path_curved and self.path_rects:
                 dark = gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
                 for pts, skewed in self.path_rects:
-                    if not any(self.layers):  # a module in a hidden layer is not drawn
+                    # a module in a hidden layer, or clipped away, is not drawn
+                    if not any(self.layers) and not self._clipped(bbox(pts)):
                         self.rects.append(Rect(bbox(pts), dark, skewed))
             elif op == b"S" and len(self.segments) == 1 and len(self.path) == 2:
                 # xdvipdfmx draws a rule as one axis-aligned line stroked as wide as the
                 # rule is thick (butt caps): that is a filled rectangle
                 rect = _stroked_rule(self.segments[0], gs.cap)
                 if rect is not None:
-                    self.rects.append(Rect(rect, gs.stroke is not None and gs.stroke >= 0.5
-                                           and gs.stroke_alpha >= MIN_ALPHA, False))
+                    if not any(self.layers) and not self._clipped(rect):
+                        self.rects.append(Rect(rect, gs.stroke is not None
+                                               and gs.stroke >= 0.5
+                                               and gs.stroke_alpha >= MIN_ALPHA, False))
                     self.path = []
             if self.path and (op in _STROKE or self.path_curved or not self.path_rects):
                 self.other_paint.append(bbox(self.path))
@@ -285,6 +288,14 @@ class Scanner:
         self.path_rects = []
         self.path_curved = False
         self.segments = []
+
+    def _clipped(self, box: Box) -> bool:
+        """Whether the middle of *box* lies outside a clipping path set on the page (the
+        crop box alone is the ``qr`` check's own test, with its own message)."""
+        gs = self.gs[-1]
+        if gs.clip == self.crop and not gs.parts:
+            return False
+        return not gs.shows(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
 
     def _why_hidden(self, cm: Any, tm: Any) -> Optional[str]:
         gs = self.gs[-1]
@@ -481,7 +492,8 @@ class Scanner:
         painted = _one_pixel_mask(args)
         if painted is None:
             self.images.append(box)
-        elif painted:  # ghostscript draws a rule as a 1 x 1 image mask, in the fill colour
+        elif painted and not any(self.layers) and not self._clipped(box):
+            # ghostscript draws a rule as a 1 x 1 image mask, in the fill colour
             gs = self.gs[-1]
             self.rects.append(Rect(box, gs.fill is not None and gs.fill >= 0.5,
                                    abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))

@@ -685,6 +685,25 @@ def test_a_second_code_is_not_vouched_for(honest, tmp_path):
     assert c["status"] == "warn" and "1 other QR-like grid, not vouched for" in c["detail"]
 
 
+def test_a_code_clipped_away_is_not_drawn(honest, tmp_path):
+    """Modules outside the clipping area are not painted: a code clipped away is not
+    pith.sty's code on the page (the badge, right of it, stays visible)."""
+    def edit(w):
+        from pypdf.generic import DecodedStreamObject, NameObject
+        from pith_tex.pdfpage import qr_grids, scan_page
+
+        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        page = w.pages[0]
+        s = DecodedStreamObject()
+        s.set_data(b"q %.2f 0 2000 2000 re W n\n" % (box[2] + 1) + page.get_contents().get_data()
+                   + b"\nQ\n")
+        page[NameObject("/Contents")] = w._add_object(s)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "c.pdf", edit))
+    assert check(doc, "badge")["status"] == "ok", doc
+    assert check(doc, "qr")["status"] != "ok", doc
+
+
 def test_paint_over_the_code_fails(honest, tmp_path):
     def edit(w):
         from pith_tex.pdfpage import qr_grids, scan_page
