@@ -559,6 +559,12 @@ def _square(box: Tuple[float, float, float, float]) -> bool:
     return w >= 20 and h >= 20 and 0.8 <= w / h <= 1.25
 
 
+#: The smallest QR module (points) that counts as scannable: 0.25 mm, the usual floor for
+#: printed codes (pith.sty's default 2 cm code has 0.54 mm modules).  A code below it is,
+#: like text below MIN_FONT_PT, not shown to a reader.
+MIN_QR_MODULE_PT = 0.25 / 25.4 * 72
+
+
 def _qr_check(claims: PdfClaims, number: str) -> Check:
     page = claims.page
     if page is None:
@@ -595,6 +601,10 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
             and crop[1] - 0.5 <= g.box[1] and g.box[3] <= crop[3] + 0.5):
         return Check("qr", FAIL, "the QR code of %s lies (partly) outside page 1's crop box"
                      % qr_text(number))
+    if g.module < MIN_QR_MODULE_PT:
+        return Check("qr", FAIL, "the QR code of %s is drawn too small to scan: %.2f mm a "
+                     "module, less than %.2f mm (pith.sty's qr-size: 1 cm or more)"
+                     % (qr_text(number), g.module * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
     over = [b for b in page.images if overlaps(b, g.box)]
     over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
     over += [b for b in page.other_paint if overlaps(b, g.box)]

@@ -685,6 +685,32 @@ def test_a_second_code_is_not_vouched_for(honest, tmp_path):
     assert c["status"] == "warn" and "1 other QR-like grid, not vouched for" in c["detail"]
 
 
+@pytest.mark.parametrize("scale, ok", [(0.2, False), (0.6, True)], ids=["tiny", "small"])
+def test_a_code_too_small_to_scan_fails(honest, tmp_path, scale, ok):
+    """pith.sty's own code, drawn smaller (as qr-size=4mm would): module for module the
+    right code, but no scanner reads modules of 0.1 mm.  The default 2 cm code has
+    0.54 mm modules; 0.6 of it, 0.33 mm, still scans."""
+    def edit(w):
+        from pypdf.generic import DecodedStreamObject, NameObject
+        from pith_tex.pdfpage import qr_grids, scan_page
+
+        x0, y0, _, _ = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        page = w.pages[0]
+        s = DecodedStreamObject()
+        # shrink the page about the code's corner: the code stays on the page
+        s.set_data(b"q %g 0 0 %g %.3f %.3f cm\n" % (scale, scale, x0 * (1 - scale),
+                                                     y0 * (1 - scale))
+                   + page.get_contents().get_data() + b"\nQ\n")
+        page[NameObject("/Contents")] = w._add_object(s)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "s.pdf", edit))
+    c = check(doc, "qr")
+    if ok:
+        assert c["status"] == "ok", doc
+    else:
+        assert c["status"] == "fail" and "too small to scan" in c["detail"], doc
+
+
 def test_a_code_clipped_away_is_not_drawn(honest, tmp_path):
     """Modules outside the clipping area are not painted: a code clipped away is not
     pith.sty's code on the page (the badge, right of it, stays visible)."""
