@@ -223,6 +223,7 @@ class Scanner:
         self.resources: List[Any] = [resources]
         self.forms: List[bool] = []  # per Do: did it open a form?
         self.form_layers: List[int] = []  # per open form: len(self.layers) before it
+        self.form_gs: List[int] = []  # per open form: len(self.gs) before it
         self.path: List[Tuple[float, float]] = []
         self.path_rects: List[Tuple[List[Tuple[float, float]], bool]] = []
         self.path_curved = False
@@ -541,6 +542,8 @@ class Scanner:
                 self.resources.pop()
                 if self.form_layers:  # the form's own /OC, and what it left open
                     del self.layers[self.form_layers.pop():]
+                if self.form_gs:  # its /BBox clip, and any q it left unclosed
+                    del self.gs[max(1, self.form_gs.pop()):]
 
     def _do(self, name: Any, cm: Any) -> None:
         xobj: Any = None
@@ -563,6 +566,21 @@ class Scanner:
             self.layers.append(hidden)
             self.forms.append(True)
             self.base.append(mul(mat, m) if len(mat) == 6 else m)
+            # A viewer draws a form only inside its /BBox: a clip for its content.
+            self.form_gs.append(len(self.gs))
+            gs = self.gs[-1].copy()
+            try:
+                x0, y0, x1, y1 = (float(v) for v in xobj["/BBox"])
+                box = bbox([apply(self.base[-1], x, y) for x in (x0, x1) for y in (y0, y1)])
+                if all(math.isfinite(v) for v in box):
+                    gs.clip = intersect(gs.clip, box)
+                    if gs.parts:
+                        gs.parts = tuple(p for p in (intersect(q, box) for q in gs.parts)
+                                         if p[0] <= p[2] and p[1] <= p[3]) or (
+                            (math.inf, math.inf, -math.inf, -math.inf),)
+            except (KeyError, TypeError, ValueError):
+                pass  # no readable /BBox: the form is followed unclipped
+            self.gs.append(gs)
             self.resources.append(xobj.get("/Resources", self.resources[-1]))
             return
         self.forms.append(False)

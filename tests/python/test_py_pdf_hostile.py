@@ -1127,6 +1127,27 @@ def test_a_form_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, s
         assert code == 1 and "optional content" in c["detail"], doc
 
 
+@pytest.mark.parametrize("bbox, shown", [((0, 0, 5, 5), False), ((90, 90, 500, 130), True)],
+                         ids=["clipped-by-bbox", "inside-bbox"])
+def test_a_form_clips_to_its_bbox(honest, tmp_path, bbox, shown):
+    """A viewer draws a form XObject only inside its /BBox: text outside it is not seen."""
+    from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+    def edit(w):
+        page_ops(w, b"")  # adds the font
+        _form(w, "/FmC", text_ops(CLAIMED))
+        form = w.pages[0]["/Resources"]["/XObject"]["/FmC"].get_object()
+        form[NameObject("/BBox")] = ArrayObject([FloatObject(v) for v in bbox])
+        page_ops(w, b"q /FmC Do Q\n", font=False)
+
+    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "fb.pdf", edit))
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and "clipped away" in c["detail"], doc
+
+
 def test_a_form_that_draws_itself_ends(honest, tmp_path):
     def edit(w):
         _form(w, "/FmL", b"q 0.5 0 0 0.5 0 0 cm /FmL Do Q\n")
