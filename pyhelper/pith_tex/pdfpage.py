@@ -32,6 +32,9 @@ MIN_FONT_PT = 4.0
 #: Below this constant alpha (ExtGState /ca, /CA) paint counts as not painted, as a
 #: fill darkness below 0.1 counts as white.
 MIN_ALPHA = 0.1
+#: Glyphs pulled back by more than this (em, by Tc or a TJ number) are drawn over each
+#: other: TeX's kerns stay under 0.1 em.
+MAX_OVERLAP = 0.3
 #: Content operations looked at on page 1, forms included.
 MAX_OPERATIONS = 400_000
 
@@ -97,7 +100,7 @@ class PageScan(NamedTuple):
 
 class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
-                 "space", "parts", "fill_alpha", "stroke_alpha")
+                 "space", "parts", "fill_alpha", "stroke_alpha", "char_space")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -118,6 +121,7 @@ class _GState:
         #: Constant alpha (ExtGState /ca and /CA): 0 paints nothing at all.
         self.fill_alpha = 1.0
         self.stroke_alpha = 1.0
+        self.char_space = 0.0  # Tc, unscaled text space units
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
@@ -126,6 +130,7 @@ class _GState:
         gs.parts = self.parts
         gs.fill_alpha = self.fill_alpha
         gs.stroke_alpha = self.stroke_alpha
+        gs.char_space = self.char_space
         return gs
 
     def shows(self, *points: Tuple[float, float]) -> bool:
@@ -177,6 +182,17 @@ def _components(name: Any, resources: Any) -> int:
     except Exception:
         pass
     return 0
+
+
+def _pulled_back(array: Any) -> bool:
+    """Whether a TJ array moves a glyph back onto the one before it by more than
+    :data:`MAX_OVERLAP` em (a number followed by more text)."""
+    items = list(array)[:100_000]
+    for here, after in zip(items, items[1:]):
+        if isinstance(here, (int, float)) and not isinstance(after, (int, float)):
+            if float(here) > 1000 * MAX_OVERLAP:
+                return True
+    return False
 
 
 def _stroked_rule(seg: Tuple[Tuple[float, float], Tuple[float, float], float],
@@ -331,6 +347,10 @@ class Scanner:
                 gs.fill is not None and gs.fill < 0.1 and gs.stroke is not None
                 and gs.stroke < 0.1):
             return "a white fill colour"
+        # Glyphs pulled back onto each other (TeX never sets Tc; its kerns in TJ stay
+        # under 0.1 em): an unreadable pile however large.
+        if gs.char_space < -MAX_OVERLAP * abs(gs.size):
+            return "glyphs drawn over each other (character spacing Tc)"
         x, y = apply(m, 0.0, gs.rise)  # the baseline, raised or lowered by Ts
         if not inside(self.crop, x, y):
             return "outside the crop box"
@@ -393,6 +413,9 @@ class Scanner:
     def _tz(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].hscale = float(args[0])
 
+    def _tc(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].char_space = float(args[0])
+
     def _ts(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].rise = float(args[0])
 
@@ -445,7 +468,10 @@ class Scanner:
             m = mul(tm, self._m(cm))
             x, y = apply(m, 0.0, self.gs[-1].rise)
             self._glyphs_from = (x, y, abs(self.gs[-1].size) * math.hypot(m[2], m[3]))
-        self.pending.append(self._why_hidden(cm, tm))
+        why = self._why_hidden(cm, tm)
+        if why is None and op == b"TJ" and _pulled_back(args[0]):
+            why = "glyphs drawn over each other (TJ moves them back)"
+        self.pending.append(why)
 
     def _glyphs_painted(self, cm: Any, tm: Any) -> None:
         """The box of the text just shown: from its start to its end on the baseline,
@@ -511,7 +537,7 @@ class Scanner:
             b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
             b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap,
-            b"gs": self._ext_gstate,
+            b"gs": self._ext_gstate, b"Tc": self._tc,
             b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
             b"BDC": self._marked, b"EMC": self._marked}
         for o in _FILL | _STROKE:

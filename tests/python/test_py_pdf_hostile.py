@@ -510,6 +510,28 @@ def test_text_squeezed_by_a_matrix_is_not_a_badge(honest, tmp_path, tm, before, 
         assert code == 1 and "squeezed" in c["detail"], doc
 
 
+def _piled(text: str, back: int) -> bytes:
+    """*text* as a TJ array that moves every glyph *back* thousandths of an em."""
+    parts = b" ".join(b"(%s) %d" % (c.encode("ascii"), back) for c in text)
+    return b"q BT /FPT 10 Tf 100 100 Td [%s] TJ ET Q\n" % parts
+
+
+@pytest.mark.parametrize("ops, shown", [
+    (text_ops(CLAIMED, before=b"-8 Tc"), False),   # each glyph 0.8 em back: a pile
+    (_piled(CLAIMED, 700), False),                 # the same with TJ numbers
+    (text_ops(CLAIMED, before=b"-1 Tc"), True),    # 0.1 em tighter: still read
+    (_piled(CLAIMED, 80), True),                   # kerning as TeX writes it
+], ids=["tc-pile", "tj-pile", "tc-tight", "tj-kerned"])
+def test_glyphs_piled_on_each_other_are_not_a_badge(honest, tmp_path, ops, shown):
+    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "p.pdf",
+                                     lambda w: page_ops(w, ops)))
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and "over each other" in c["detail"], doc
+
+
 def _alpha(w: Any, fill: float, stroke: float = 1.0) -> None:
     """An ExtGState /GSa in page 1's resources with constant alpha *fill* (/ca) and
     *stroke* (/CA): 0 paints nothing at all."""
