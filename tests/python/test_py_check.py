@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -131,9 +132,22 @@ def test_anonymous_paper_is_ready_with_a_warning(paper: Path) -> None:
     assert code == 0 and doc["verdict"] == "ready", doc
     assert st["include"] == "warn" and "anonymous (option anonymous)" in detail(doc, "include")
     assert "pith-number.tex verifies" in detail(doc, "include")
-    assert st["number"] == "ok" and st["pdf"] == "ok" and st["html"] == "ok", doc
+    assert st["pdf"] == "ok" and st["html"] == "ok", doc
     assert "no Pith metadata" in detail(doc, "pdf")
     assert "pith-number.tex" not in doc["upload"]  # the compile did not read it
+    # ... but main.tex, in the upload, names the number: said, with the way out.
+    assert st["number"] == "warn" and "not anonymous" in detail(doc, "number"), doc
+    assert N in (paper / "main.tex").read_text() and "main.tex" in doc["upload"]
+
+
+def test_anonymous_paper_without_pithnumber_has_no_number_in_its_sources(paper: Path) -> None:
+    main = paper / "main.tex"
+    src = main.read_text().replace("\\usepackage[qr]{pith}", "\\usepackage[qr,anonymous]{pith}")
+    main.write_text(re.sub(r"\\pithnumber\{[^}]*\}\n", "", src))
+    code, doc, _ = check(paper)
+    assert code == 0 and doc["verdict"] == "ready", doc
+    assert statuses(doc)["number"] == "ok", doc
+    assert N not in main.read_text()
 
 
 def test_relative_dir(paper: Path) -> None:
