@@ -150,6 +150,22 @@ def test_anonymous_paper_without_pithnumber_has_no_number_in_its_sources(paper: 
     assert N not in main.read_text()
 
 
+def test_review_option_pith_does_not_know_is_warned(paper: Path) -> None:
+    # A venue pith.sty does not read: its review copy gets the badge, which names the
+    # authors.  check cannot know it is one, but it can say what it saw.
+    (paper / "someconf.sty").write_text("\\ProvidesPackage{someconf}\\DeclareOption{review}{}"
+                                        "\\ProcessOptions\\relax\n", encoding="ascii")
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
+                                             "\\usepackage[review]{someconf}\n"
+                                             "\\usepackage[qr]{pith}"))
+    code, doc, _ = check(paper)
+    assert code == 0 and doc["verdict"] == "ready", doc
+    assert statuses(doc)["pdf"] == "warn", doc
+    assert "someconf with the option review" in detail(doc, "pdf")
+    assert "\\usepackage[anonymous]{pith}" in detail(doc, "pdf")
+
+
 def test_relative_dir(paper: Path) -> None:
     # "pith-tex check paper" from the directory above: every check reads the paper's
     # files, none the same path joined twice (the title check read paper/paper/...).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
@@ -41,3 +42,26 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
         return Check("pdf", FAIL, "%s carries %s, not the paper's %s" % (name, got, number)), out
     return Check("pdf", OK, "%s carries %s, its record verifies, %s" % (name, got, signed)), out
 
+
+
+# Options by which venue styles and classes ask for a review copy.  pith.sty reads the
+# switches of the venues it knows (docs/badge.md); another venue's is not seen.
+_REVIEW_OPTIONS = {"review", "submission", "anonymous", "anonymous=true", "blind",
+                   "doubleblind", "double-blind", "anonymize", "anonymized"}
+_LOAD_RE = re.compile(r"\\(?:documentclass|usepackage|RequirePackage)\s*\[([^\]]*)\]\s*"
+                      r"\{([^}]*)\}")
+_COMMENT_RE = re.compile(r"(?<!\\)%.*")
+
+
+def review_mode_hint(main_text: str) -> Optional[str]:
+    """The class or package the main file loads with a review-copy option (``review``,
+    ``submission``, ``anonymous``...), named with it; None when there is none."""
+    text = "\n".join(_COMMENT_RE.sub("", line) for line in main_text.splitlines())
+    for m in _LOAD_RE.finditer(text):
+        names = [n.strip() for n in m.group(2).split(",")]
+        if "pith" in names:
+            continue
+        for option in m.group(1).split(","):
+            if option.strip().lower() in _REVIEW_OPTIONS:
+                return "%s with the option %s" % (", ".join(names), option.strip())
+    return None

@@ -20,7 +20,7 @@ from .includes import (anonymous_include, anonymous_reason, check_include, check
                        qr_asked)
 from .mainfile import find_main
 from .paths import check_paths
-from .pdfcheck import check_pdf
+from .pdfcheck import check_pdf, review_mode_hint
 from .sandbox import Refused, copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
@@ -155,6 +155,13 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             pdf_check, pdf_out = check_pdf(compiled.pdf, os.path.basename(compiled.pdf),
                                            expected, qr_asked(main_text),
                                            anonymous=anonymous is not None)
+            hint = review_mode_hint(main_text) if anonymous is None else None
+            if hint is not None and pdf_check.status == OK:
+                # A review option pith.sty does not know: the badge names the authors.
+                pdf_check = Check("pdf", WARN, "%s; but the paper loads %s: if this is a "
+                                  "review copy, pith.sty did not see it and the badge names "
+                                  "the authors: use \\usepackage[anonymous]{pith}"
+                                  % (pdf_check.detail, hint))
             add(pdf_check)
             # arXiv's HTML view, converted from the same upload (LaTeXML); in the anonymous
             # mode the page must show nothing of the number.
