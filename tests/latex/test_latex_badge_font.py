@@ -98,3 +98,25 @@ def test_badge_font(tmp_path: Path, name: str, route: str) -> None:
         return
     for s in sizes:
         assert abs(s - SIZE) < 0.05, (sizes, text_sizes(b.pdf))
+
+
+def test_a_coloured_typewriter_font_does_not_colour_a_monochrome_badge(tmp_path: Path) -> None:
+    """XeTeX: fontspec's Color= puts color=RRGGBBAA into the font's name, which would
+    paint the badge's number red whatever pith's own colours (monochrome included)."""
+    from test_latex_badge import saturated_pixels
+
+    src = (DOC % {"clsopt": "", "before": "", "num": NUM,
+                  "preamble": r"\usepackage{fontspec}"
+                              r"\setmonofont{Liberation Mono}[Color=FF0000]"}
+           ).replace(r"\usepackage{pith}", r"\usepackage[monochrome]{pith}").replace(
+               r"Text with \texttt{typewriter words}.", "Text.")
+    b = texrun.compile_tex(tmp_path, src, "xelatex", include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert FULL in texrun.text(b.pdf)
+    assert saturated_pixels(b.pdf, tmp_path) == 0
+    # The font is red where the document uses it: the scan sees colour.
+    red = texrun.compile_tex(tmp_path / "red", src.replace("Text.", r"\texttt{Red text.}"),
+                             "xelatex", include=texrun.README_INCLUDE)
+    assert red.ok, red.describe()
+    (tmp_path / "r").mkdir()
+    assert saturated_pixels(red.pdf, tmp_path / "r") > 0
