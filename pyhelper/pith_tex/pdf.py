@@ -83,6 +83,9 @@ _BADGE_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})")
 # Any Pith Number on the page: full or short (8+ characters), or in a Pith URL.
 _ANY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{8,26})")
 _URL_NUMBER_RE = re.compile(r"(?i)pith\.science/pith/([A-Z2-7]{8,26})")
+# In what a link opens: also with a port, dot segments or doubled slashes on the way to
+# /pith/ (a browser normalises them away).
+_LINK_NUMBER_RE = re.compile(r"(?i)pith\.science[^\s'\"<>]*?/pith/+([A-Z2-7]{8,26})")
 # The same in any letter case (``PITH:2025:...``, a lower-case number: base32 is read
 # either way), with the year, so that a title such as "PITH: A NEW METHOD" is not one.
 _ANY_CASE_RE = re.compile(r"(?i)pith:([0-9]{4}):([A-Z2-7]{8,26})")
@@ -359,19 +362,80 @@ def _read_claims(data: bytes, duplicates: _Duplicates) -> PdfClaims:
 
 
 def _links(page: Any) -> Tuple[str, ...]:
-    """The URIs of page 1's link annotations (at most 1000 annotations looked at)."""
+    """What page 1's link annotations open, as a viewer resolves it: the URI, file and
+    JavaScript text of each annotation's action, its additional actions and every action
+    they chain to with /Next, percent-decoded, a relative URI joined to the catalog's
+    /URI /Base (at most 1000 annotations and 64 actions each looked at)."""
     found: List[str] = []
+    try:
+        base = text_value(page.pdf.trailer["/Root"].get("/URI", {}).get_object().get("/Base"))
+    except Exception:
+        base = None
     try:
         annots = page.get("/Annots")
         for a in list(annots.get_object() if annots is not None else [])[:1000]:
-            action = a.get_object().get("/A")
-            uri = action.get_object().get("/URI") if action is not None else None
-            text = text_value(uri)
-            if text is not None:
-                found.append(text)
+            annot = a.get_object()
+            actions = [annot.get("/A")]
+            extra = annot.get("/AA")
+            if extra is not None and hasattr(extra.get_object(), "values"):
+                actions.extend(list(extra.get_object().values())[:16])
+            for text in _action_texts([x for x in actions if x is not None]):
+                found.append(_resolved(text, base))
     except Exception:
         pass
     return tuple(found)
+
+
+def _action_texts(actions: List[Any]) -> List[str]:
+    """The /URI, /JS and /F strings of *actions* and of the actions they chain to."""
+    out: List[str] = []
+    stack = list(actions)
+    seen = 0
+    while stack and seen < 64:
+        seen += 1
+        try:
+            act = stack.pop().get_object()
+        except Exception:
+            continue
+        if isinstance(act, list):
+            stack.extend(list(act)[:64])
+            continue
+        if not hasattr(act, "get"):
+            continue
+        for key in ("/URI", "/JS", "/F"):
+            value = act.get(key)
+            if value is None:
+                continue
+            value = value.get_object()
+            if hasattr(value, "get_data"):  # JavaScript in a stream
+                out.append(value.get_data()[:1 << 20].decode("latin-1"))
+            elif hasattr(value, "get"):  # a file specification
+                for k in ("/UF", "/F"):
+                    t = text_value(value.get(k))
+                    if t is not None:
+                        out.append(t)
+            else:
+                t = text_value(value)
+                if t is not None:
+                    out.append(t)
+        if act.get("/Next") is not None:
+            stack.append(act.get("/Next"))
+    return out
+
+
+def _resolved(text: str, base: Optional[str]) -> str:
+    """*text* percent-decoded (as a browser does before the request reaches the
+    resolver) and, when it has no scheme, joined to *base*."""
+    from urllib.parse import unquote, urljoin
+
+    for _ in range(3):
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    if base is not None and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", text.strip()):
+        text = urljoin(base, text.strip())
+    return text
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
@@ -415,8 +479,9 @@ def other_numbers(text: str, links: Tuple[str, ...], number: str,
         if (not number.startswith(n) or (year is not None and int(m.group(1)) != year)) \
                 and m.group(0) not in found:
             found.append(m.group(0))
-    for where in [squeezed, *links]:
-        for m in _URL_NUMBER_RE.finditer(where):
+    for where, pattern in [(squeezed, _URL_NUMBER_RE),
+                           *((link, _LINK_NUMBER_RE) for link in links)]:
+        for m in pattern.finditer(where):
             if m.group(1).upper() != number:
                 found.append(m.group(0))
     return found

@@ -644,6 +644,71 @@ def test_another_number_in_a_link_fails(honest, tmp_path):
     assert code == 1 and check(doc, "badge")["status"] == "fail"
 
 
+def _link_with(w: Any, action: Dict[str, Any], base: Optional[str] = None) -> None:
+    """A link annotation on page 1 with *action* (pypdf objects by key); *base*: the
+    catalog's /URI /Base, against which viewers resolve relative URIs."""
+    from pypdf.generic import (ArrayObject, DictionaryObject, FloatObject, NameObject,
+                               TextStringObject)
+
+    annot = DictionaryObject({
+        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
+        NameObject("/Rect"): ArrayObject([FloatObject(v) for v in (10, 10, 20, 20)]),
+        NameObject("/A"): DictionaryObject(action)})
+    page = w.pages[0]
+    annots = page.get("/Annots")
+    annots = annots.get_object() if annots is not None else ArrayObject()
+    annots.append(w._add_object(annot))
+    page[NameObject("/Annots")] = annots
+    if base is not None:
+        w._root_object[NameObject("/URI")] = DictionaryObject(
+            {NameObject("/Base"): TextStringObject(base)})
+
+
+def _uri(text: str) -> Dict[str, Any]:
+    from pypdf.generic import NameObject, TextStringObject
+    return {NameObject("/S"): NameObject("/URI"), NameObject("/URI"): TextStringObject(text)}
+
+
+def _other_link_cases() -> List[Tuple[str, Callable[[], Tuple[Dict[str, Any], Optional[str]]]]]:
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    pct = "".join("%%%02X" % ord(c) for c in N2)
+    return [
+        ("percent-encoded", lambda: (_uri("https://pith.science/pith/" + pct), None)),
+        ("port", lambda: (_uri("https://pith.science:443/pith/" + N2), None)),
+        ("dot-segment", lambda: (_uri("https://pith.science/x/../pith/" + N2), None)),
+        ("double-slash", lambda: (_uri("https://pith.science//pith/" + N2), None)),
+        ("relative-to-base", lambda: (_uri(N2), "https://pith.science/pith/")),
+        ("next-action", lambda: ({**_uri("https://pith.science/pith/" + N), NameObject("/Next"):
+                                  DictionaryObject(_uri("https://pith.science/pith/" + N2))},
+                                 None)),
+        ("javascript", lambda: ({NameObject("/S"): NameObject("/JavaScript"),
+                                 NameObject("/JS"): TextStringObject(
+                                     "app.launchURL('https://pith.science/pith/%s')" % N2)},
+                                None)),
+        ("launch", lambda: ({NameObject("/S"): NameObject("/Launch"),
+                             NameObject("/F"): TextStringObject(
+                                 "https://pith.science/pith/" + N2)}, None)),
+    ]
+
+
+@pytest.mark.parametrize("case", [c for c, _ in _other_link_cases()])
+def test_another_number_in_a_link_in_other_spellings_fails(honest, tmp_path, case):
+    """What a viewer opens when the link is clicked: another number's page, spelt so
+    that a plain search for pith.science/pith/NUM misses it."""
+    action, base = dict(_other_link_cases())[case]()
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "l.pdf",
+                                     lambda w: _link_with(w, action, base)))
+    assert code == 1 and check(doc, "badge")["status"] == "fail", doc
+
+
+def test_a_link_to_this_number_in_other_spellings_passes(honest, tmp_path):
+    pct = "".join("%%%02X" % ord(c) for c in N)
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "l.pdf", lambda w: _link_with(
+        w, _uri("https://pith.science:443/x/../pith/" + pct))))
+    assert code == 0 and check(doc, "badge")["status"] == "ok", doc
+
+
 def test_page_without_readable_content_is_not_checked(honest, tmp_path):
     from pypdf.generic import DecodedStreamObject, NameObject
 
