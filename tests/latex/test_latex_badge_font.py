@@ -49,9 +49,11 @@ SETUPS = {
     "letterspaced": ("", r"\usepackage[T1]{fontenc}\usepackage{lmodern}"
                          r"\usepackage[letterspace=100]{microtype}", r"\lsstyle ",
                      ("pdflatex", "dvips")),
-    # fontspec: a quoted name with OpenType features, scaled to match the x-height.
+    # fontspec: a quoted name with OpenType features, scaled to match the x-height.  Fonts
+    # by file name from TeX Live's lmodern: a system font (DejaVu, Liberation) is not on
+    # every machine CI or a newer TeX Live runs on.
     "fontspec-matchlowercase": ("", r"\usepackage{fontspec}"
-                                    r"\setmonofont{DejaVu Sans Mono}[Scale=MatchLowercase]",
+                                    r"\setmonofont{lmmonolt10-regular.otf}[Scale=MatchLowercase]",
                                 "", ("xelatex", "lualatex")),
     "fontspec-features": ("[11pt]", r"\usepackage{fontspec}"
                                     r"\setmonofont{Latin Modern Mono}[Ligatures=TeX,Scale=1.1]",
@@ -107,7 +109,7 @@ def test_a_coloured_typewriter_font_does_not_colour_a_monochrome_badge(tmp_path:
 
     src = (DOC % {"clsopt": "", "before": "", "num": NUM,
                   "preamble": r"\usepackage{fontspec}"
-                              r"\setmonofont{Liberation Mono}[Color=FF0000]"}
+                              r"\setmonofont{lmmonolt10-regular.otf}[Color=FF0000]"}
            ).replace(r"\usepackage{pith}", r"\usepackage[monochrome]{pith}").replace(
                r"Text with \texttt{typewriter words}.", "Text.")
     b = texrun.compile_tex(tmp_path, src, "xelatex", include=texrun.README_INCLUDE)
