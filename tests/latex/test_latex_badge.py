@@ -532,3 +532,37 @@ def test_class_two_column_title_block_holds_the_badge(tmp_path: Path, cls: str) 
     ph = texrun.mediabox(b.pdf)[3]
     assert ph - min(r[1], r[3]) < body[2], "the badge is above the body text"
     assert not pith_overfull(b.log)
+
+
+LATE_ANON = (r"\documentclass{article}\usepackage[qr]{pith}\pithnumber{%s}"
+             r"\title{T}\author{A}%s\begin{document}\maketitle%s x\end{document}")
+
+
+def test_anonymous_set_late_but_in_time_is_logged(tmp_path: Path) -> None:
+    """\\pithsetup{anonymous} in \\AtBeginDocument (after the review-mode decision, before
+    anything is drawn): the PDF keeps no trace, and the log says anonymous, as for the
+    option, so that `pith-tex check` treats the paper as the review copy it is."""
+    from pith_tex.readiness.pdfcheck import check_pdf
+
+    src = LATE_ANON % (NUM, r"\AtBeginDocument{\pithsetup{anonymous}}", "")
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert "Package pith Info: Anonymous (option anonymous, set late)" in b.log
+    assert NUM not in texrun.text(b.pdf) and NUM.encode() not in b.pdf.read_bytes()
+    c, _ = check_pdf(str(b.pdf), "main.pdf", NUM, anonymous=True)
+    assert c.status == "ok", c
+
+
+def test_anonymous_set_after_the_badge_is_not_claimed(tmp_path: Path) -> None:
+    """\\pithsetup{anonymous} after \\maketitle: the badge is already on page 1. pith.sty must
+    not log "Anonymous (...): no badge", and the pdf check, told the paper is anonymous,
+    finds the number on the page and fails instead of saying "no Pith metadata: OK"."""
+    from pith_tex.readiness.pdfcheck import check_pdf
+
+    src = LATE_ANON % (NUM, "", r"\pithsetup{anonymous}")
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert "Anonymous" not in b.log
+    assert NUM in texrun.text(b.pdf)
+    c, _ = check_pdf(str(b.pdf), "main.pdf", NUM, anonymous=True)
+    assert c.status == "fail" and "page 1 shows the Pith Number" in c.detail, c

@@ -21,10 +21,16 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
         return Check("pdf", ERROR, "not checked: this pith-tex has no PDF verifier (%s)" % e), None
     out = verify_pdf(pdf)._replace(path=name)
     if anonymous:
-        # The anonymous PDF must carry none of the number: no metadata to verify is right.
+        # The anonymous PDF must carry none of the number: no metadata to verify is right,
+        # and the number must not be shown either (a badge drawn before anonymous was set).
         checks = [] if out.outcome is None else out.outcome.checks
+        shown = _shows_number(pdf, number) if number else None
+        if shown is not None:
+            return Check("pdf", FAIL, "%s is anonymous but %s shows the Pith Number %s"
+                         % (name, shown, number)), out
         if [c.name for c in checks] == ["pdf"] and "no Pith metadata" in checks[0].detail:
-            return Check("pdf", OK, "%s carries no Pith metadata, as anonymous asks" % name), out
+            return Check("pdf", OK, "%s carries no Pith metadata and does not show the number, "
+                         "as anonymous asks" % name), out
         if out.outcome is not None:
             return Check("pdf", FAIL, "%s is anonymous but carries Pith metadata" % name), out
     if out.outcome is None:
@@ -41,6 +47,26 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
     if number is not None and got != number:
         return Check("pdf", FAIL, "%s carries %s, not the paper's %s" % (name, got, number)), out
     return Check("pdf", OK, "%s carries %s, its record verifies, %s" % (name, got, signed)), out
+
+
+def _shows_number(pdf: str, number: str) -> Optional[str]:
+    """Where the PDF shows *number* (a page's text, or its bytes), or None."""
+    try:
+        import pypdf
+
+        reader = pypdf.PdfReader(pdf)
+        for i, page in enumerate(reader.pages, 1):
+            if number in (page.extract_text() or "").upper().replace(" ", ""):
+                return "page %d" % i
+    except Exception:  # an unreadable PDF is verify_pdf's to report
+        pass
+    from ..pdf import MAX_PDF_BYTES
+    from ..safeio import read_regular
+
+    data = read_regular(pdf, MAX_PDF_BYTES)
+    if data is not None and number.encode("ascii") in data:
+        return "its bytes"
+    return None
 
 
 
