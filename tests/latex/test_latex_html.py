@@ -79,15 +79,17 @@ def assert_clean(output: str, page: str) -> None:
     assert links.errors == [], links.errors
 
 
-def badge(page: str) -> tuple[str, str]:
+def badge(page: str) -> str:
+    """The text of the page's one badge, which links to the paper's Pith page and stands
+    after the title block (title, authors, abstract), before the first section."""
     links = _Links()
     links.feed(page)
     assert len(links.links) == 1, links.links
     href, text = links.links[0]
-    # After the title block (title, authors, abstract), before the first section.
+    assert href == URL_BASE + NUM, href
     at = page.index(href)
     assert page.index("ltx_title_document") < at < page.index("<section"), page
-    return href, text
+    return text
 
 
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
@@ -99,8 +101,7 @@ def test_example_paper(tmp_path: Path, binding: bool) -> None:
     (d / "pith-number.tex").write_text(README_INCLUDE, encoding="ascii")
     output, page = convert(d, binding)
     assert_clean(output, page)
-    href, text = badge(page)
-    assert href == URL_BASE + NUM
+    text = badge(page)
     assert f"pith:2025:{NUM}" in text and "checked" in text
     # The example uses the qr option: no image and no PDF code leak into the page.
     assert "pithqr" not in page and "\\pith" not in page
@@ -110,8 +111,7 @@ def test_example_paper(tmp_path: Path, binding: bool) -> None:
 def test_two_columns_signed(tmp_path: Path, binding: bool) -> None:
     output, page = convert(paper(tmp_path / "p", "ieeetran", include=SIGNED_INCLUDE), binding)
     assert_clean(output, page)
-    href, text = badge(page)
-    assert href == URL_BASE + NUM
+    text = badge(page)
     assert f"pith:2025:{NUM}" in text
     assert re.search(r"\bverified\b", text) and "checked" not in text
 
@@ -120,8 +120,7 @@ def test_two_columns_signed(tmp_path: Path, binding: bool) -> None:
 def test_without_an_include_still_renders_unverified(tmp_path: Path, binding: bool) -> None:
     output, page = convert(paper(tmp_path / "p", include=None), binding)
     assert_clean(output, page)
-    href, text = badge(page)
-    assert href == URL_BASE + NUM
+    text = badge(page)
     assert f"pith:{NUM}" in text and "unverified" in text
 
 
@@ -203,8 +202,7 @@ def test_an_include_with_a_key_twice_is_not_used(tmp_path: Path, binding: bool) 
     assert twice != README_INCLUDE
     output, page = convert(paper(tmp_path / "p", include=twice), binding)
     assert_clean(output, page)
-    href, text = badge(page)
-    assert href == URL_BASE + NUM
+    text = badge(page)
     assert f"pith:{NUM}" in text and "unverified" in text
     assert "2024" not in text and "2025" not in text
 
@@ -220,6 +218,5 @@ def test_without_hyperref(tmp_path: Path, binding: bool) -> None:
     assert "hyperref" not in main.read_text()
     output, page = convert(d, binding)
     assert_clean(output, page)
-    href, text = badge(page)
-    assert href == URL_BASE + NUM
+    text = badge(page)
     assert f"pith:2025:{NUM}" in text and "checked" in text

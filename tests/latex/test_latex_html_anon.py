@@ -27,7 +27,6 @@ import texrun
 from texrun import NUM, README_INCLUDE
 from test_latex_badge import venue_package
 from test_latex_html import EXAMPLE, assert_clean, badge, convert
-from pith_tex.html import URL_BASE
 
 MIRROR = texrun.ROOT / "examples" / "mirror"
 
@@ -161,8 +160,8 @@ def test_title_badge_in_a_final_copy_keeps_the_badge_after_the_title(
     d = write_paper(tmp_path / "p", "cvpr", "", title_badge=True)
     output, page = convert(d, binding)
     assert_clean(output, page)
-    href, text = badge(page)
-    assert href == URL_BASE + NUM and f"pith:2025:{NUM}" in text
+    text = badge(page)
+    assert f"pith:2025:{NUM}" in text
 
 
 # Final modes (the authors printed): the badge, once, linked.
@@ -195,8 +194,8 @@ def test_final_mode_html_keeps_the_badge(tmp_path: Path, venue: str, opt: str, a
     assert_clean(output, page)
     if venue == "aclbind":
         assert "acl.sty.ltxml" in output, output[-3000:]
-    href, text = badge(page)
-    assert href == URL_BASE + NUM and f"pith:2025:{NUM}" in text
+    text = badge(page)
+    assert f"pith:2025:{NUM}" in text
 
 
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
@@ -205,8 +204,7 @@ def test_acmart_class_option_false_keeps_the_badge(tmp_path: Path, binding: bool
     d = write_paper(tmp_path / "p", "acmart", "sigconf,anonymous=false")
     output, page = convert(d, binding)
     assert_clean(output, page)
-    href, _ = badge(page)
-    assert href == URL_BASE + NUM
+    badge(page)  # the one badge, linked to the paper's page
 
 
 # -- pith-tex check: the html step follows the PDF's decision --------------------------

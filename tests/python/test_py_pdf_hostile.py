@@ -456,6 +456,17 @@ def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, 
         "page 1 has %s only where it is not visible (%s)" % (CLAIMED, why)) or why in c["detail"]
 
 
+def badge_seen_or_refused(pdf: Any, shown: bool, why: str) -> None:
+    """verify on *pdf*: the badge is vouched for (exit 0, ``badge`` OK) when *shown*, else
+    refused (exit 1) with a ``badge`` detail that names *why*."""
+    code, doc, err = verify(pdf)
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and why in c["detail"], doc
+
+
 def _layer(w: Any, state: str, base: Optional[str] = None) -> bytes:
     """An optional content group named /oc1 in page 1's resources, in the default
     configuration's *state* list (/ON or /OFF; *base*: its /BaseState)."""
@@ -482,12 +493,7 @@ def test_a_badge_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, 
     switches off."""
     pdf = tampered(honest.get("hide"), tmp_path / "layer.pdf",
                    lambda w: page_ops(w, _layer(w, state, base)))
-    code, doc, err = verify(pdf)
-    c = check(doc, "badge")
-    if shown:
-        assert code == 0 and c["status"] == "ok", doc
-    else:
-        assert code == 1 and "optional content" in c["detail"], doc
+    badge_seen_or_refused(pdf, shown, "optional content")
 
 
 @pytest.mark.parametrize("tm, before, shown", [
@@ -501,13 +507,8 @@ def test_a_badge_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, 
 def test_text_squeezed_by_a_matrix_is_not_a_badge(honest, tmp_path, tm, before, shown):
     """Tz is not the only way to squeeze text: the text and current matrices do it too."""
     ops = b"q %s BT /FPT 10 Tf %s Tm (%s) Tj ET Q\n" % (before, tm, CLAIMED.encode("ascii"))
-    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "m.pdf",
-                                     lambda w: page_ops(w, ops)))
-    c = check(doc, "badge")
-    if shown:
-        assert code == 0 and c["status"] == "ok", doc
-    else:
-        assert code == 1 and "squeezed" in c["detail"], doc
+    pdf = tampered(honest.get("hide"), tmp_path / "m.pdf", lambda w: page_ops(w, ops))
+    badge_seen_or_refused(pdf, shown, "squeezed")
 
 
 def _piled(text: str, back: int) -> bytes:
@@ -523,13 +524,8 @@ def _piled(text: str, back: int) -> bytes:
     (_piled(CLAIMED, 80), True),                   # kerning as TeX writes it
 ], ids=["tc-pile", "tj-pile", "tc-tight", "tj-kerned"])
 def test_glyphs_piled_on_each_other_are_not_a_badge(honest, tmp_path, ops, shown):
-    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "p.pdf",
-                                     lambda w: page_ops(w, ops)))
-    c = check(doc, "badge")
-    if shown:
-        assert code == 0 and c["status"] == "ok", doc
-    else:
-        assert code == 1 and "over each other" in c["detail"], doc
+    pdf = tampered(honest.get("hide"), tmp_path / "p.pdf", lambda w: page_ops(w, ops))
+    badge_seen_or_refused(pdf, shown, "over each other")
 
 
 def _alpha(w: Any, fill: float, stroke: float = 1.0) -> None:
@@ -557,12 +553,8 @@ def test_a_transparent_copy_is_not_a_badge(honest, tmp_path, before, fill, strok
         _alpha(w, fill, stroke)
         page_ops(w, text_ops(CLAIMED, before=before))
 
-    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "a.pdf", edit))
-    c = check(doc, "badge")
-    if shown:
-        assert code == 0 and c["status"] == "ok", doc
-    else:
-        assert code == 1 and "transparent" in c["detail"], doc
+    badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "a.pdf", edit), shown,
+                          "transparent")
 
 
 def test_a_transparent_code_is_not_drawn(honest, tmp_path):
@@ -1206,12 +1198,8 @@ def test_a_form_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, s
             res["/Properties"].raw_get("/oc1")
         page_ops(w, b"q /FmO Do Q\n", font=False)
 
-    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "fo.pdf", edit))
-    c = check(doc, "badge")
-    if shown:
-        assert code == 0 and c["status"] == "ok", doc
-    else:
-        assert code == 1 and "optional content" in c["detail"], doc
+    badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "fo.pdf", edit), shown,
+                          "optional content")
 
 
 @pytest.mark.parametrize("bbox, shown", [((0, 0, 5, 5), False), ((90, 90, 500, 130), True)],
@@ -1227,12 +1215,8 @@ def test_a_form_clips_to_its_bbox(honest, tmp_path, bbox, shown):
         form[NameObject("/BBox")] = ArrayObject([FloatObject(v) for v in bbox])
         page_ops(w, b"q /FmC Do Q\n", font=False)
 
-    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "fb.pdf", edit))
-    c = check(doc, "badge")
-    if shown:
-        assert code == 0 and c["status"] == "ok", doc
-    else:
-        assert code == 1 and "clipped away" in c["detail"], doc
+    badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "fb.pdf", edit), shown,
+                          "clipped away")
 
 
 def test_a_form_that_draws_itself_ends(honest, tmp_path):

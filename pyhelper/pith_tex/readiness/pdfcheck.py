@@ -69,7 +69,6 @@ def _shows_number(pdf: str, number: str) -> Optional[str]:
     return None
 
 
-
 # Options by which venue styles and classes ask for a review copy.  pith.sty reads the
 # switches of the venues it knows (docs/badge.md); another venue's is not seen.
 _REVIEW_OPTIONS = {"review", "submission", "anonymous", "anonymous=true", "blind",
