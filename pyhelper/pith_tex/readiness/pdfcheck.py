@@ -24,11 +24,19 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
         # The anonymous PDF must carry none of the number: no metadata to verify is right,
         # and the number must not be shown either (a badge drawn before anonymous was set).
         checks = [] if out.outcome is None else out.outcome.checks
-        shown = _shows_number(pdf, number) if number else None
+        shown, unread = _shows_number(pdf, number) if number else (None, None)
         if shown is not None:
             return Check("pdf", FAIL, "%s is anonymous but %s shows the Pith Number %s"
                          % (name, shown, number)), out
         if [c.name for c in checks] == ["pdf"] and "no Pith metadata" in checks[0].detail:
+            if number is None:
+                return Check("pdf", OK, "%s carries no Pith metadata, as anonymous asks (the "
+                             "number is not known, so its text was not searched for it)"
+                             % name), out
+            if unread is not None:
+                return Check("pdf", WARN, "%s carries no Pith metadata, as anonymous asks, "
+                             "but its text could not be read to look for the number (%s)"
+                             % (name, unread)), out
             return Check("pdf", OK, "%s carries no Pith metadata and does not show the number, "
                          "as anonymous asks" % name), out
         if out.outcome is not None:
@@ -49,24 +57,28 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
     return Check("pdf", OK, "%s carries %s, its record verifies, %s" % (name, got, signed)), out
 
 
-def _shows_number(pdf: str, number: str) -> Optional[str]:
-    """Where the PDF shows *number* (a page's text, or its bytes), or None."""
+def _shows_number(pdf: str, number: str) -> Tuple[Optional[str], Optional[str]]:
+    """(Where the PDF shows *number*: a page's text or its bytes, or None; why the pages'
+    text could not be read, or None when it was)."""
+    unread: Optional[str] = None
     try:
         import pypdf
 
         reader = pypdf.PdfReader(pdf)
         for i, page in enumerate(reader.pages, 1):
             if number in (page.extract_text() or "").upper().replace(" ", ""):
-                return "page %d" % i
-    except Exception:  # an unreadable PDF is verify_pdf's to report
-        pass
+                return "page %d" % i, None
+    except Exception as e:  # said in the check, not hidden
+        unread = "%s: %s" % (type(e).__name__, e)
     from ..pdf import MAX_PDF_BYTES
     from ..safeio import read_regular
 
     data = read_regular(pdf, MAX_PDF_BYTES)
-    if data is not None and number.encode("ascii") in data:
-        return "its bytes"
-    return None
+    if data is None:
+        unread = unread or "larger than %d MiB" % (MAX_PDF_BYTES >> 20)
+    elif number.encode("ascii") in data:
+        return "its bytes", None
+    return None, unread
 
 
 # Options by which venue styles and classes ask for a review copy.  pith.sty reads the
