@@ -55,8 +55,9 @@ from .documents import PDF_MAGIC
 from .errors import show
 from .identifier import URL_BASE
 from .pdfmeta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
-from .pdfpage import (MIN_FONT_PT, PageScan, TooComplex, overlaps, qr_grids, scan_annotations,
-                      scan_page)
+from .pdflinks import Link, link_areas, link_problem, link_texts
+from .pdfpage import (MIN_FONT_PT, Box, PageScan, TooComplex, Unfollowed, overlaps, qr_grids,
+                      scan_annotations, scan_page)
 
 if TYPE_CHECKING:
     from .keys import Keyring
@@ -123,6 +124,9 @@ class PdfClaims(NamedTuple):
     #: pypdf's reports of a key written twice in one dictionary it read (trailer,
     #: catalog, page tree, page 1 and what it uses): readers differ in which they keep.
     duplicates: Tuple[str, ...] = ()
+    #: The clickable areas of page 1 and what they open; a str when they could not be
+    #: read.
+    areas: Union[Tuple[Link, ...], str] = ()
 
 
 class UnreadablePdf(Exception):
@@ -338,18 +342,20 @@ def _read_claims(data: bytes, duplicates: _Duplicates) -> PdfClaims:
     page_error = None
     links: Tuple[str, ...] = ()
     annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
+    areas: Union[Tuple[Link, ...], str] = ()
     if page is None:
         page_error = "the PDF has no pages"
     else:
         try:
             scan = scan_page(page)
-        except TooComplex as e:
+        except (TooComplex, Unfollowed) as e:
             page_error = str(e)
         except RecursionError:
             page_error = "its content is nested too deeply"
         except Exception as e:
             page_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
-        links = _links(page)
+        links = link_texts(page)
+        areas = link_areas(page)
         try:
             text, boxes = scan_annotations(page)
             annots = (text, tuple(boxes))
@@ -358,84 +364,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates) -> PdfClaims:
         except Exception as e:
             annots = "%s: %s" % (type(e).__name__, show(str(e), 60))
     return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links, annots,
-                     tuple(duplicates.found))
-
-
-def _links(page: Any) -> Tuple[str, ...]:
-    """What page 1's link annotations open, as a viewer resolves it: the URI, file and
-    JavaScript text of each annotation's action, its additional actions and every action
-    they chain to with /Next, percent-decoded, a relative URI joined to the catalog's
-    /URI /Base (at most 1000 annotations and 64 actions each looked at)."""
-    found: List[str] = []
-    try:
-        base = text_value(page.pdf.trailer["/Root"].get("/URI", {}).get_object().get("/Base"))
-    except Exception:
-        base = None
-    try:
-        annots = page.get("/Annots")
-        for a in list(annots.get_object() if annots is not None else [])[:1000]:
-            annot = a.get_object()
-            actions = [annot.get("/A")]
-            extra = annot.get("/AA")
-            if extra is not None and hasattr(extra.get_object(), "values"):
-                actions.extend(list(extra.get_object().values())[:16])
-            for text in _action_texts([x for x in actions if x is not None]):
-                found.append(_resolved(text, base))
-    except Exception:
-        pass
-    return tuple(found)
-
-
-def _action_texts(actions: List[Any]) -> List[str]:
-    """The /URI, /JS and /F strings of *actions* and of the actions they chain to."""
-    out: List[str] = []
-    stack = list(actions)
-    seen = 0
-    while stack and seen < 64:
-        seen += 1
-        try:
-            act = stack.pop().get_object()
-        except Exception:
-            continue
-        if isinstance(act, list):
-            stack.extend(list(act)[:64])
-            continue
-        if not hasattr(act, "get"):
-            continue
-        for key in ("/URI", "/JS", "/F"):
-            value = act.get(key)
-            if value is None:
-                continue
-            value = value.get_object()
-            if hasattr(value, "get_data"):  # JavaScript in a stream
-                out.append(value.get_data()[:1 << 20].decode("latin-1"))
-            elif hasattr(value, "get"):  # a file specification
-                for k in ("/UF", "/F"):
-                    t = text_value(value.get(k))
-                    if t is not None:
-                        out.append(t)
-            else:
-                t = text_value(value)
-                if t is not None:
-                    out.append(t)
-        if act.get("/Next") is not None:
-            stack.append(act.get("/Next"))
-    return out
-
-
-def _resolved(text: str, base: Optional[str]) -> str:
-    """*text* percent-decoded (as a browser does before the request reaches the
-    resolver) and, when it has no scheme, joined to *base*."""
-    from urllib.parse import unquote, urljoin
-
-    for _ in range(3):
-        decoded = unquote(text)
-        if decoded == text:
-            break
-        text = decoded
-    if base is not None and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", text.strip()):
-        text = urljoin(base, text.strip())
-    return text
+                     tuple(duplicates.found), areas)
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
@@ -609,8 +538,7 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
                      "says %s" % (others[0], _display(year, number)))
     shown = visible_numbers(page.visible)
     if any(n == number and (y is None or year is None or y == year) for y, n in shown):
-        return Check("badge", OK, "page 1 shows %s (visible: at least %g pt, painted, "
-                     "inside the crop box)" % (_display(year, number), MIN_FONT_PT))
+        return _badge_link_check(claims, page, number, year)
     if visible_numbers(page.text):
         why = next((w for t, w in page.hidden if t.strip()), "not visible")
         return Check("badge", FAIL, "page 1 has %s only where it is not visible (%s)"
@@ -619,8 +547,47 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
                  "the metadata was checked")
 
 
-def _square(box: Tuple[float, float, float, float]) -> bool:
-    w, h = box[2] - box[0], box[3] - box[1]
+def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
+    """Where page 1 visibly shows *number* (of *year*): the boxes of the pieces of text
+    each visible copy is read from (the crop box for a piece that was not located)."""
+    where = [i for i, c in enumerate(page.visible) if not c.isspace()]
+    squeezed = "".join(page.visible[i] for i in where)
+    boxes: List[Box] = []
+    for m in _BADGE_RE.finditer(squeezed):
+        y = int(m.group(1)) if m.group(1) else None
+        if m.group(2) != number or not (y is None or year is None or y == year):
+            continue
+        start, end = where[m.start()], where[m.end() - 1] + 1
+        for i, j, box in page.spans:
+            if i < end and start < j:
+                boxes.append(page.crop if box is None else box)
+    return boxes
+
+
+def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
+                      year: Optional[int]) -> Check:
+    """The badge is shown: every link over it must open its Pith page (a badge that
+    links elsewhere sends the reader to another page than the one it names)."""
+    seen = "page 1 shows %s (visible: at least %g pt, painted, inside the crop box)" % (
+        _display(year, number), MIN_FONT_PT)
+    if isinstance(claims.areas, str):
+        return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
+                     % claims.areas)
+    boxes = shown_at(page, number, year)
+    over = [link for link in claims.areas if any(overlaps(link.box, b) for b in boxes)]
+    for link in over:
+        problem = link_problem(link, number)
+        if problem is not None:
+            return Check("badge", FAIL, "a link over the badge %s %s"
+                         % (_display(year, number), problem))
+    if not over:
+        return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
+                     "links it when hyperref is loaded)" % seen)
+    return Check("badge", OK, "%s, linked to %s%s" % (seen, URL_BASE, number))
+
+
+def _square(box: Tuple[float, float, float, float], unit: float) -> bool:
+    w, h = (box[2] - box[0]) * unit, (box[3] - box[1]) * unit
     return w >= 20 and h >= 20 and 0.8 <= w / h <= 1.25
 
 
@@ -636,7 +603,7 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
         return Check("qr", ERROR, "not checked: could not read page 1 (%s)"
                      % claims.page_error)
     grids, _odd = qr_grids(page.rects)
-    images = [b for b in page.images if _square(b)]
+    images = [b for b in page.images if _square(b, page.unit)]
     unvouched = ("; page 1 also has %d square image%s: pith-tex does not decode images, "
                  "so a QR code in %s is not vouched for"
                  % (len(images), "" if len(images) == 1 else "s",
@@ -661,15 +628,15 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
                      "if its include came from an older pith-tex, %s"
                      % (qr_text(number), how, _FETCH))
     g = good[0]
-    crop = page.crop
-    if not (crop[0] - 0.5 <= g.box[0] and g.box[2] <= crop[2] + 0.5
-            and crop[1] - 0.5 <= g.box[1] and g.box[3] <= crop[3] + 0.5):
+    crop, tol, module = page.crop, 0.5 / page.unit, g.module * page.unit  # points
+    if not (crop[0] - tol <= g.box[0] and g.box[2] <= crop[2] + tol
+            and crop[1] - tol <= g.box[1] and g.box[3] <= crop[3] + tol):
         return Check("qr", FAIL, "the QR code of %s lies (partly) outside page 1's crop box"
                      % qr_text(number))
-    if g.module < MIN_QR_MODULE_PT:
+    if not module >= MIN_QR_MODULE_PT:
         return Check("qr", FAIL, "the QR code of %s is drawn too small to scan: %.2f mm a "
                      "module, less than %.2f mm (pith.sty's qr-size: 1 cm or more)"
-                     % (qr_text(number), g.module * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
+                     % (qr_text(number), module * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
     over = [b for b in page.images if overlaps(b, g.box)]
     over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
     over += [b for b in page.other_paint if overlaps(b, g.box)]
@@ -679,6 +646,14 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
     if over:
         return Check("qr", FAIL, "something else is painted over the QR code of %s: what a "
                      "scanner reads is not what was checked" % qr_text(number))
+    if isinstance(claims.areas, str):
+        return Check("qr", ERROR, "not checked: could not read page 1's links (%s)"
+                     % claims.areas)
+    for link in claims.areas:  # a click on the code must open what it encodes
+        problem = link_problem(link, number) if overlaps(link.box, g.box) else None
+        if problem is not None:
+            return Check("qr", FAIL, "a link over the QR code of %s %s"
+                         % (qr_text(number), problem))
     if bad:
         return Check("qr", WARN, "the QR code drawn by pith.sty is the code of %s, but page "
                      "1 also draws %d other QR-like grid%s, not vouched for%s"

@@ -48,6 +48,11 @@ class TooComplex(Exception):
     """Page 1 has more operations than :data:`MAX_OPERATIONS`."""
 
 
+class Unfollowed(Exception):
+    """Page 1 does something the text extraction cannot follow, so what it reads may not
+    be what a viewer shows (a font chosen by an ExtGState, an unreadable /UserUnit)."""
+
+
 def mul(m: Any, n: Any) -> Matrix:
     """``m x n`` for PDF matrices ``[a b c d e f]`` (``m`` applied first)."""
     a, b, c, d, e, f = (float(x) for x in m)
@@ -58,6 +63,17 @@ def mul(m: Any, n: Any) -> Matrix:
 
 def apply(m: Matrix, x: float, y: float) -> Tuple[float, float]:
     return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def _object_key(ref: Any) -> Tuple[Any, ...]:
+    """What tells two PDF objects apart: the number of an indirect one, else itself."""
+    if hasattr(ref, "idnum"):
+        return ("ref", ref.idnum, ref.generation)
+    return ("direct", id(ref))
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 def bbox(points: List[Tuple[float, float]]) -> Box:
@@ -96,11 +112,95 @@ class PageScan(NamedTuple):
     #: Where painted text (any render mode but 3 and 7, any colour) lies, in page space:
     #: glyphs drawn over a QR code change what a scanner reads.
     text_paint: Tuple[Box, ...] = ()
+    #: Where each piece of *visible* lies: (start, end, box) for visible[start:end]
+    #: (None: not located), so that links over the badge can be found.
+    spans: Tuple[Tuple[int, int, Optional[Box]], ...] = ()
+    #: The page's /UserUnit: points per unit of default user space (PDF 1.6).
+    unit: float = 1.0
+
+
+class _Metrics:
+    """The advance widths of one font's glyphs, in em, from its dictionary: viewers place
+    glyphs by them (/Widths and /FirstChar, a descendant CID font's /W and /DW, a Type 3
+    font's /FontMatrix); 0.5 em for a glyph they do not give (0.6 in Courier)."""
+
+    __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale")
+
+    def __init__(self, font: Any = None) -> None:
+        self.two_byte = False
+        self.first = 0
+        self.widths: List[float] = []
+        self.cids: Dict[int, float] = {}
+        self.default = 0.5
+        self.scale = 0.001
+        if font is None:
+            return
+        try:
+            font = font.get_object()
+            subtype = font.get("/Subtype")
+            if subtype == "/Type0":
+                self.two_byte = True
+                desc = font["/DescendantFonts"][0].get_object()
+                self.default = float(desc.get("/DW", 1000)) * 0.001
+                self._cid_widths(desc.get("/W"))
+                return
+            if subtype == "/Type3":
+                self.scale = float(font["/FontMatrix"][0])
+            if "/Widths" in font:
+                self.first = int(font.get("/FirstChar", 0))
+                self.widths = [float(w) for w in list(font["/Widths"])[:256]]
+                desc = font.get("/FontDescriptor")
+                desc = desc.get_object() if desc is not None else {}
+                self.default = float(desc.get("/MissingWidth", 0)) * self.scale
+            elif "Courier" in str(font.get("/BaseFont", "")):
+                self.default = 0.6
+        except Exception:
+            pass  # what was read so far, the rest at the defaults
+
+    def _cid_widths(self, w: Any) -> None:
+        items = list(w.get_object())[:65536] if w is not None else []
+        i = 0
+        while i + 1 < len(items) and len(self.cids) < 65536:
+            first, nxt = int(items[i]), items[i + 1].get_object()
+            if isinstance(nxt, list):
+                for k, v in enumerate(list(nxt)[:65536]):
+                    self.cids[first + k] = float(v) * 0.001
+                i += 2
+            else:
+                last = min(int(nxt), first + 65536 - len(self.cids))
+                for c in range(first, last + 1):
+                    self.cids[c] = float(items[i + 2]) * 0.001
+                i += 3
+
+    def codes(self, data: bytes) -> List[int]:
+        if self.two_byte:
+            return [data[i] << 8 | data[i + 1] for i in range(0, len(data) - 1, 2)]
+        return list(data)
+
+    def width(self, code: int) -> float:
+        if self.two_byte:
+            return self.cids.get(code, self.default)
+        i = code - self.first
+        return self.widths[i] * self.scale if 0 <= i < len(self.widths) else self.default
+
+
+_UNKNOWN_FONT = _Metrics()
+
+
+def _string_bytes(item: Any) -> bytes:
+    """The bytes of a string operand as written in the content stream."""
+    raw = getattr(item, "original_bytes", None)
+    if isinstance(raw, bytes):
+        return raw
+    if isinstance(item, bytes):
+        return item
+    return str(item).encode("latin-1", "replace")
 
 
 class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
-                 "space", "parts", "fill_alpha", "stroke_alpha", "char_space")
+                 "space", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
+                 "font_unfollowed", "metrics", "word_space", "leading")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -122,6 +222,12 @@ class _GState:
         self.fill_alpha = 1.0
         self.stroke_alpha = 1.0
         self.char_space = 0.0  # Tc, unscaled text space units
+        self.font: Any = None  # the font set by Tf (what pypdf decodes the text with)
+        #: An ExtGState /Font chose another font than Tf: pypdf does not follow it.
+        self.font_unfollowed = False
+        self.metrics = _UNKNOWN_FONT  # its glyph widths: where a show ends
+        self.word_space = 0.0  # Tw
+        self.leading = 0.0  # TL
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
@@ -131,14 +237,20 @@ class _GState:
         gs.fill_alpha = self.fill_alpha
         gs.stroke_alpha = self.stroke_alpha
         gs.char_space = self.char_space
+        gs.font = self.font
+        gs.font_unfollowed = self.font_unfollowed
+        gs.metrics = self.metrics
+        gs.word_space = self.word_space
+        gs.leading = self.leading
         return gs
 
-    def shows(self, *points: Tuple[float, float]) -> bool:
+    def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
         """Whether every one of *points* lies inside the clipping area, in one part of
-        it (text that starts in one rectangle and ends in another is cut between)."""
-        if not all(inside(self.clip, x, y) for x, y in points):
+        it (text that starts in one rectangle and ends in another is cut between), within
+        *tol* units."""
+        if not all(inside(self.clip, x, y, tol) for x, y in points):
             return False
-        return not self.parts or any(all(inside(p, x, y) for x, y in points)
+        return not self.parts or any(all(inside(p, x, y, tol) for x, y in points)
                                      for p in self.parts)
 
 
@@ -230,8 +342,13 @@ def _one_pixel_mask(args: Any) -> Optional[bool]:
 class Scanner:
     """The visitors of one extraction (see the module docstring)."""
 
-    def __init__(self, crop: Box, resources: Any, off: "frozenset[int]" = frozenset()) -> None:
+    def __init__(self, crop: Box, resources: Any, off: "frozenset[int]" = frozenset(),
+                 unit: float = 1.0) -> None:
         self.crop = crop
+        # Sizes are judged in points, and the half-point tolerance of the crop box and
+        # clipping tests is half a point whatever the page's /UserUnit.
+        self.unit = unit
+        self.tol = 0.5 / unit
         self.off = off  # the optional content groups (object numbers) that are off
         self.layers: List[bool] = []  # per open marked-content sequence: is it hidden?
         self.gs = [_GState(0, 0.0, crop, 1.0)]
@@ -253,11 +370,17 @@ class Scanner:
         self.text: List[str] = []
         self.visible: List[str] = []
         self.hidden: List[Tuple[str, str]] = []
-        self._start: Optional[Tuple[float, float]] = None
         self._last_why: Optional[str] = None
         self.shows = 0
         self.text_paint: List[Box] = []
-        self._glyphs_from: Optional[Tuple[float, float, float]] = None  # x, y, size
+        #: Per piece of visible text: where its shows lie (see PageScan.spans).
+        self.spans: List[Tuple[int, int, Optional[Box]]] = []
+        self._visible_len = 0
+        self._show_box: Optional[Box] = None  # where the show under way lies
+        self._metrics: Dict[Tuple[Any, ...], _Metrics] = {}  # per font object
+        self._boxes_since: List[Box] = []  # boxes of the shows since the last piece
+        self._widen: Optional[int] = None  # the piece a show still open belongs to
+        self._open = False  # between a show's before and after
         self._handlers = self._table()
 
     # -- helpers ------------------------------------------------------------------------
@@ -312,7 +435,7 @@ class Scanner:
         gs = self.gs[-1]
         if gs.clip == self.crop and not gs.parts:
             return False
-        return not gs.shows(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+        return not gs.shows(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tol=self.tol)
 
     def _why_hidden(self, cm: Any, tm: Any) -> Optional[str]:
         gs = self.gs[-1]
@@ -323,8 +446,8 @@ class Scanner:
         if len(self.base) > 1 and not all(math.isfinite(x) for x in self.base[-1]):
             return "an unreadable form matrix"
         m = mul(tm, self._m(cm))
-        size = abs(gs.size) * math.hypot(m[2], m[3])
-        if size < MIN_FONT_PT:
+        size = abs(gs.size) * math.hypot(m[2], m[3]) * self.unit
+        if not size >= MIN_FONT_PT:
             return "%.2g pt, smaller than %g pt" % (size, MIN_FONT_PT)
         if abs(gs.hscale) < 50:
             return "squeezed to %g %% of its width" % gs.hscale
@@ -352,11 +475,10 @@ class Scanner:
         if gs.char_space < -MAX_OVERLAP * abs(gs.size):
             return "glyphs drawn over each other (character spacing Tc)"
         x, y = apply(m, 0.0, gs.rise)  # the baseline, raised or lowered by Ts
-        if not inside(self.crop, x, y):
+        if not inside(self.crop, x, y, self.tol):
             return "outside the crop box"
-        if not gs.shows((x, y)):
+        if not gs.shows((x, y), tol=self.tol):
             return "clipped away"
-        self._start = (x, y)
         return None
 
     # -- the visitors -------------------------------------------------------------------
@@ -408,7 +530,18 @@ class Scanner:
         self.gs[-1].tr = int(args[0])
 
     def _tf(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        self.gs[-1].size = float(args[1])
+        gs = self.gs[-1]
+        gs.font_unfollowed = False
+        gs.size = float(args[1])
+        gs.font, gs.metrics = None, _UNKNOWN_FONT
+        try:
+            fonts = self.resources[-1]["/Font"]
+            gs.font = _object_key(fonts.raw_get(args[0]))
+        except Exception:
+            return
+        if gs.font not in self._metrics and len(self._metrics) < 1000:
+            self._metrics[gs.font] = _Metrics(fonts.raw_get(args[0]))
+        gs.metrics = self._metrics.get(gs.font, _UNKNOWN_FONT)
 
     def _tz(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].hscale = float(args[0])
@@ -454,6 +587,17 @@ class Scanner:
             if value is not None:
                 alpha = float(value)
                 setattr(gs, slot, alpha if math.isfinite(alpha) else 1.0)
+        if "/Font" in egs:
+            # [font size] sets both, as Tf does.  pypdf's text extraction ignores it and
+            # decodes with the font of the last Tf: the same font is followed (its new
+            # size counts), another one cannot be (shows then refuse the page's text).
+            gs.font_unfollowed = True
+            value = egs["/Font"]
+            items = list(value) if isinstance(value, list) else []
+            if len(items) == 2:
+                size = float(items[1])
+                gs.size = size if math.isfinite(size) else 0.0
+                gs.font_unfollowed = gs.font is None or _object_key(items[0]) != gs.font
 
     def _width(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].width = abs(float(args[0]))
@@ -462,30 +606,99 @@ class Scanner:
         self.gs[-1].cap = int(args[0])
 
     def _show(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        gs = self.gs[-1]
+        if gs.font_unfollowed:
+            raise Unfollowed("text shown in a font chosen by an ExtGState /Font, which the "
+                             "text extraction does not follow: what it reads may not be "
+                             "what a viewer shows")
         self.shows += 1
-        self._glyphs_from = None
-        if self.gs[-1].tr not in (3, 7):  # it paints: where, is settled after the show
+        self._open = True
+        self._show_box = None
+        if op == b'"':  # aw ac string: the word and character spacing are set first
+            gs.word_space, gs.char_space = float(args[0]), float(args[1])
+        if op in (b"'", b'"'):  # T* first: the text starts a line lower
+            tm = mul((1.0, 0.0, 0.0, 1.0, 0.0, -gs.leading), tm)
+        try:
+            advance, glyphs, em = self._advance(op, args)
             m = mul(tm, self._m(cm))
-            x, y = apply(m, 0.0, self.gs[-1].rise)
-            self._glyphs_from = (x, y, abs(self.gs[-1].size) * math.hypot(m[2], m[3]))
+            ends = [apply(m, x, gs.rise) for x in (0.0, advance)]
+            corners = [apply(m, x, gs.rise + k * gs.size) for x in (0.0, advance)
+                       for k in (-0.2, 0.8)]
+            size = abs(gs.size) * math.hypot(m[2], m[3])
+        except (TypeError, ValueError, OverflowError, IndexError):
+            self.pending.append("an unreadable operand")
+            return
+        finite = all(math.isfinite(v) for p in corners for v in p)
+        if finite:
+            self._show_box = bbox(corners)
+        if gs.tr not in (3, 7) and finite and len(self.text_paint) < 100_000:
+            # painted glyphs, a font size around their baseline (any colour: glyphs
+            # drawn over a QR code change what a scanner reads)
+            box = bbox(ends)
+            box = (box[0] - size, box[1] - size, box[2] + size, box[3] + size)
+            if all(math.isfinite(v) for v in box):
+                self.text_paint.append(box)
         why = self._why_hidden(cm, tm)
         if why is None and op == b"TJ" and _pulled_back(args[0]):
             why = "glyphs drawn over each other (TJ moves them back)"
+        if why is None and glyphs >= 2 and em < 0.2 * glyphs:
+            why = "glyphs drawn over each other (the font's widths are %.2g em)" % (
+                em / glyphs)
+        if why is None:
+            # where it ends, too: on the page and in the same part of the clipping area
+            (x0, y0), (x1, y1) = ends
+            if not inside(self.crop, x1, y1, self.tol):
+                why = "running out of the crop box"
+            elif not gs.shows((x0, y0), (x1, y1), tol=self.tol):
+                why = "clipped away"
         self.pending.append(why)
 
-    def _glyphs_painted(self, cm: Any, tm: Any) -> None:
-        """The box of the text just shown: from its start to its end on the baseline,
-        a font size up and down (glyphs reach above and below it)."""
-        if self._glyphs_from is None:
+    def _advance(self, op: bytes, args: List[Any]) -> Tuple[float, int, float]:
+        """How far the show moves the text position (text space units, as a viewer
+        places the glyphs: their widths, Tc, Tw, TJ numbers, Tz), how many glyphs it
+        shows, and the sum of their widths in em."""
+        gs = self.gs[-1]
+        if op == b"TJ":
+            items = list(args[0])[:100_000]
+        else:
+            items = [args[-1]]
+        metrics = gs.metrics
+        total = 0.0
+        glyphs = 0
+        em = 0.0
+        for item in items:
+            if isinstance(item, (int, float)):
+                total -= float(item) / 1000 * gs.size
+                continue
+            for code in metrics.codes(_string_bytes(item)):
+                w = metrics.width(code)
+                em += w
+                glyphs += 1
+                total += w * gs.size + gs.char_space
+                if code == 32 and not metrics.two_byte:
+                    total += gs.word_space
+        return total * gs.hscale / 100, glyphs, em
+
+    def _show_done(self) -> None:
+        """The box of the show just done, for the piece of text it belongs to (see
+        :meth:`_piece`)."""
+        self._open = False
+        box, self._show_box = self._show_box, None
+        widen, self._widen = self._widen, None
+        if box is None:
             return
-        x0, y0, size = self._glyphs_from
-        self._glyphs_from = None
-        m = mul(tm, self._m(cm))
-        x1, y1 = apply(m, 0.0, self.gs[-1].rise)
-        box = (min(x0, x1) - size, min(y0, y1) - size, max(x0, x1) + size,
-               max(y0, y1) + size)
-        if all(math.isfinite(v) for v in box) and len(self.text_paint) < 100_000:
-            self.text_paint.append(box)
+        if widen is not None:  # pypdf passed the text on before the show was done
+            i, j, old = self.spans[widen]
+            self.spans[widen] = (i, j, old if old is None else _union(old, box))
+        else:
+            self._boxes_since.append(box)
+
+    def _tl(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        # TL sets the leading, TD moves and sets it: ' and " start a line lower by it
+        self.gs[-1].leading = float(args[0]) if op == b"TL" else -float(args[1])
+
+    def _tw(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        self.gs[-1].word_space = float(args[0])
 
     def _marked(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``BMC``/``BDC`` open a marked-content sequence (``/OC`` ones may be hidden),
@@ -537,7 +750,8 @@ class Scanner:
             b"G": self._stroke_colour, b"RG": self._stroke_colour, b"K": self._stroke_colour,
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
             b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap,
-            b"gs": self._ext_gstate, b"Tc": self._tc,
+            b"gs": self._ext_gstate, b"Tc": self._tc, b"TL": self._tl, b"TD": self._tl,
+            b"Tw": self._tw,
             b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
             b"BDC": self._marked, b"EMC": self._marked}
         for o in _FILL | _STROKE:
@@ -548,20 +762,7 @@ class Scanner:
 
     def after(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         if op in _SHOW:
-            try:
-                self._glyphs_painted(cm, tm)
-            except (TypeError, ValueError, OverflowError):
-                self._glyphs_from = None
-        if op in _SHOW and self.pending and self.pending[-1] is None:
-            try:
-                m = mul(tm, self._m(cm))
-                x, y = apply(m, 0.0, self.gs[-1].rise)
-                if not inside(self.crop, x, y):
-                    self.pending[-1] = "running out of the crop box"
-                elif not self.gs[-1].shows((x, y), *([self._start] if self._start else [])):
-                    self.pending[-1] = "clipped away"
-            except (TypeError, ValueError, OverflowError):
-                self.pending[-1] = "an unreadable operand"
+            self._show_done()
         elif op == b"Do" and self.forms:
             if self.forms.pop():
                 self.base.pop()
@@ -614,12 +815,34 @@ class Scanner:
             self.images.append(bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1),
                                      apply(m, 1, 1)]))
 
+    def _piece(self, text: str) -> None:
+        """*text* (or the mark of hidden text) joins the visible text, with where the
+        shows it came from lie: those since the last piece, the same as the last piece's
+        when pypdf split their text, and a show not yet done when pypdf passed its text
+        on in the middle of it (widened when it is done)."""
+        boxes, self._boxes_since = self._boxes_since, []
+        start = self._visible_len
+        self._visible_len += len(text)
+        self.visible.append(text)
+        if boxes:
+            box: Optional[Box] = boxes[0]
+            for b in boxes[1:]:
+                box = _union(box, b) if box is not None else b
+        elif self.spans:
+            box = self.spans[-1][2]
+        else:
+            box = None
+        if len(self.spans) < 100_000:
+            if self._open and self._show_box is not None:
+                self._widen = len(self.spans)
+            self.spans.append((start, self._visible_len, box))
+
     def on_text(self, text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
         if not text:
             return
         self.text.append(text)
         if not text.strip():
-            self.visible.append(text)
+            self._piece(text)
             return
         if self.pending:
             why = next((w for w in self.pending if w is not None), None)
@@ -628,9 +851,9 @@ class Scanner:
         else:  # more text of the operations already seen (pypdf split it)
             why = self._last_why
         if why is None:
-            self.visible.append(text)
+            self._piece(text)
         else:
-            self.visible.append("\x00")
+            self._piece("\x00")
             if len(self.hidden) < 64:
                 self.hidden.append((text, why))
 
@@ -704,21 +927,39 @@ def _is_off(ref: Any, off: "frozenset[int]") -> bool:
     return bool(states) and all(states)  # /AnyOn
 
 
+def user_unit(page: Any) -> float:
+    """The page's /UserUnit (PDF 1.6): how many points one unit of its default user space
+    is (1 when absent).  Raises :class:`Unfollowed` when it is not a positive number:
+    the size of everything on the page is then unknown."""
+    raw = page.get("/UserUnit")
+    if raw is None:
+        return 1.0
+    try:
+        unit = float(raw)
+    except (TypeError, ValueError):
+        unit = math.nan
+    if not (math.isfinite(unit) and unit > 0):
+        raise Unfollowed("its /UserUnit %.40s is not a positive number: the size of what "
+                         "it shows is unknown" % raw)
+    return unit
+
+
 def scan_page(page: Any) -> PageScan:
-    """Scan *page* (a pypdf page).  Raises :class:`TooComplex`, or what pypdf raises on
-    a content stream it cannot read."""
+    """Scan *page* (a pypdf page).  Raises :class:`TooComplex`, :class:`Unfollowed`, or
+    what pypdf raises on a content stream it cannot read."""
     crop = page_box(page)
+    unit = user_unit(page)
     _check_contents(page)
     try:
         resources = page["/Resources"].get_object()
     except Exception:
         resources = {}
-    s = Scanner(crop, resources, _off_groups(page))
+    s = Scanner(crop, resources, _off_groups(page), unit)
     visitor_text: Callable[..., None] = s.on_text
     page.extract_text(visitor_operand_before=s.before, visitor_operand_after=s.after,
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
-                    s.images, crop, s.shows, tuple(s.text_paint))
+                    s.images, crop, s.shows, tuple(s.text_paint), tuple(s.spans), unit)
 
 
 #: Annotations of page 1 looked at for what a viewer draws from them.
