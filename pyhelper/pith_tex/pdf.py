@@ -23,12 +23,14 @@ Around them (docs/verification.md says what each covers and what it cannot):
     definition of the Info object) gives each Pith key one value: a reader that picks
     another dictionary or another duplicate must not see another number.
 ``badge``
-    page 1 *visibly* shows the claimed ``pith:YYYY:NUM`` (:mod:`pith_tex.pdfpage`) and
-    nowhere shows another Pith Number, in its text or its links.
+    page 1 *visibly* shows the claimed ``pith:YYYY:NUM`` (:mod:`pith_tex.pdfpage`),
+    nowhere shows another Pith Number, in its text or its links, and every link over the
+    badge opens exactly the number's Pith page (:mod:`pith_tex.pdflinks`; none at all: a
+    warning, as pith.sty links it only when hyperref is loaded).
 ``qr``
     the QR code pith.sty drew with rules on page 1 is read back module by module and is
-    the code of the number's URL (:func:`pith_tex.qr.qr_rows`); other QR-like images or
-    drawings are not vouched for, and said so.
+    the code of the number's URL (:func:`pith_tex.qr.qr_rows`), and every link over it
+    opens that page; other QR-like images or drawings are not vouched for, and said so.
 ``xmp`` (when the XMP packet has ``pith:`` properties or a ``dc:identifier``)
     every ``pith:`` property equals its Info key, none is missing, none has two values,
     and a ``dc:identifier`` naming a Pith Number names this one.

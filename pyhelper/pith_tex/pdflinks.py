@@ -152,7 +152,8 @@ def _what_it_does(annot: Any, base: Optional[str]) -> Optional[Link]:
         return Link(box, None, "an unreadable action")
     kind = act.get("/S")
     if kind != "/URI":
-        return Link(box, None, "a %s action" % show(str(kind), 40))
+        name = str(kind) if re.match(r"/[A-Za-z0-9]{1,40}\Z", str(kind)) else show(str(kind), 40)
+        return Link(box, None, "a %s action" % name)
     if act.get("/Next") is not None:
         return Link(box, None, "a chain of actions (/Next): a click also does what the "
                     "next one says")

@@ -7,8 +7,10 @@ mode, font size, fill colour) and collect the filled rectangles and images.  Fro
 
 * the text of page 1, and the part of it that is *visible*: shown with a text render
   mode that paints (not 3 or 7), at an effective size of at least
-  :data:`MIN_FONT_PT` points, in a fill colour that is not white, with its start and
-  end inside the crop box and inside the clipping area;
+  :data:`MIN_FONT_PT` points (with the page's /UserUnit, and a size an ExtGState /Font
+  sets), in a fill colour that is not white, with its start and end (from the font's
+  glyph widths: pypdf does not move the text matrix over a show) inside the crop box and
+  inside the clipping area, and where each piece of it lies (the badge's links);
 * the dark filled rectangles, from which :func:`qr_matrices` rebuilds any grid of square
   modules (a QR code drawn with rules, as pith.sty draws it);
 * the images (XObject and inline), with the area they cover.

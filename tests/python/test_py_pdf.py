@@ -191,6 +191,28 @@ def test_corner_placement_badge_is_found(papers):
     assert code == 0 and statuses(f["checks"]) == UNSIGNED_CHECKS
 
 
+@pytest.mark.parametrize("route", ["pdflatex", "xelatex", "dvips"])
+@pytest.mark.parametrize("before, options, after", [
+    ("", "qr", "\\usepackage[colorlinks,urlcolor=magenta]{hyperref}\n"),
+    ("\\usepackage[hidelinks]{hyperref}\n", "qr,placement=corner", ""),
+], ids=["colorlinks-title", "hidelinks-corner"])
+def test_linked_badges_verify_on_every_route(tmp_path, route, before, options, after):
+    """With hyperref (loaded before or after pith, with its colour options) pith.sty links
+    the badge and the code to the Pith page on each route, each its own way (pdfTeX's
+    and hyperref's dvips driver's annotations, xdvipdfmx's pdf:ann): every link over
+    them opens exactly that page, so both are OK, not only shown (issue 8)."""
+    source = article(N, options).replace("\\usepackage[", before + "\\usepackage[", 1)
+    source = source.replace("\\pithnumber", after + "\\pithnumber", 1)
+    b = texbuild.compile_tex(tmp_path / route, source, route, include=include_text(V))
+    assert b.ok, b.describe()
+    code, f, _ = cli_json(b.pdf)
+    assert code == 0, f
+    checks = {c["name"]: c for c in f["checks"]}
+    assert checks["badge"]["status"] == OK and checks["badge"]["detail"].endswith(
+        ", linked to https://pith.science/pith/%s" % N), checks["badge"]
+    assert checks["qr"]["status"] == OK, checks["qr"]
+
+
 def test_signed_pdf_with_library_keyring(papers):
     pdf = papers.get("signed")
     meta = info(pdf)

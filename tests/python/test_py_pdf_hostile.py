@@ -77,11 +77,11 @@ def _include(v: Dict[str, Any]) -> str:
                               v["canonical_record"], "absent", None, None)).decode("ascii")
 
 
-def _source(options: str, docmeta: bool = False) -> str:
-    return ("%s\\documentclass{article}\n\\usepackage[%s]{pith}\n\\pithnumber{%s}\n"
+def _source(options: str, docmeta: bool = False, preamble: str = "") -> str:
+    return ("%s\\documentclass{article}\n\\usepackage[%s]{pith}\n%s\\pithnumber{%s}\n"
             "\\title{A Paper}\\author{A. Author}\\date{}\n"
             "\\begin{document}\n\\maketitle\nSome text.\n\\end{document}\n"
-            % ("\\DocumentMetadata{}\n" if docmeta else "", options, N))
+            % ("\\DocumentMetadata{}\n" if docmeta else "", options, preamble, N))
 
 
 class Honest:
@@ -93,13 +93,15 @@ class Honest:
         if name not in self._built:
             route, options, docmeta = {
                 "qr": ("pdflatex", "qr", False), "hide": ("pdflatex", "hide", False),
+                "linked": ("pdflatex", "qr", False),  # with hyperref: badge and code linked
                 "plain": ("pdflatex", "", False), "docmeta": ("pdflatex", "qr", True),
                 # each route draws rules its own way: pdfTeX fills rectangles, xdvipdfmx
                 # strokes lines as thick as the rule, ghostscript paints 1 x 1 image masks
                 "qr-xelatex": ("xelatex", "qr", False), "qr-dvips": ("dvips", "qr", False),
             }[name]
-            b = texbuild.compile_tex(self.root / name, _source(options, docmeta), route,
-                                     include=_include(V))
+            preamble = "\\usepackage{hyperref}\n" if name == "linked" else ""
+            b = texbuild.compile_tex(self.root / name, _source(options, docmeta, preamble),
+                                     route, include=_include(V))
             assert b.ok, b.describe()
             self._built[name] = b.pdf
         return self._built[name]
@@ -167,7 +169,9 @@ def test_honest_qr_pdf_verifies(honest, name):
         "name": "qr", "status": "ok",
         "detail": "the QR code drawn on page 1 is the code of %s (29 x 29 modules read back)"
                   % qr_text(N)}
-    assert badge_shown(doc)
+    assert badge_shown(doc)  # no hyperref: shown, not linked (a warning that says so)
+    assert check(doc, "badge")["status"] == "warn" and check(doc, "badge")["detail"].endswith(
+        "but it is not a link to its Pith page (pith.sty links it when hyperref is loaded)")
     assert check(doc, "info")["status"] == "ok"
     if name == "docmeta":
         assert check(doc, "xmp")["status"] == "ok"
@@ -723,6 +727,303 @@ def test_page_without_readable_content_is_not_checked(honest, tmp_path):
     c = check(doc, "badge")
     assert c["status"] == "error" and c["detail"].startswith("not checked: could not read")
     assert check(doc, "qr")["status"] == "error"
+
+
+# -- the badge's own link and the code's (issue 8) --------------------------------------------
+
+URL = "https://pith.science/pith/" + N
+
+
+def _pith_links(w: Any) -> Dict[str, Any]:
+    """pith.sty's two link annotations on page 1, by what they cover: the badge (a wide
+    rectangle) and the QR code (a square)."""
+    found = {}
+    for ref in w.pages[0]["/Annots"]:
+        annot = ref.get_object()
+        x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
+        found["qr" if 0.8 < (x1 - x0) / (y1 - y0) < 1.25 else "badge"] = annot
+    assert set(found) == {"badge", "qr"}, found
+    return found
+
+
+def _retargeted(which: str, action: Dict[str, Any], extra: Optional[Dict[str, Any]] = None,
+                base: Optional[str] = None) -> Callable[[Any], None]:
+    """An edit: pith.sty's link over the badge (or the code) gets *action* as its /A
+    (None: none), and *extra* as its other entries (/AA, /Dest)."""
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    def edit(w: Any) -> None:
+        annot = _pith_links(w)[which]
+        if action is None:
+            del annot["/A"]
+        else:
+            annot[NameObject("/A")] = DictionaryObject(action)
+        for k, v in (extra or {}).items():
+            annot[NameObject(k)] = v
+        if base is not None:
+            w._root_object[NameObject("/URI")] = DictionaryObject(
+                {NameObject("/Base"): TextStringObject(base)})
+    return edit
+
+
+def _action(kind: str, **entries: Any) -> Dict[str, Any]:
+    from pypdf.generic import NameObject, TextStringObject
+
+    out = {NameObject("/S"): NameObject("/" + kind)}
+    for k, v in entries.items():
+        out[NameObject("/" + k)] = TextStringObject(v) if isinstance(v, str) else v
+    return out
+
+
+def _bad_link_cases() -> List[Tuple[str, Callable[[], Tuple[Any, Any, Any]], str]]:
+    """(case, () -> (action, extra entries, /URI /Base), words of the failure)."""
+    from pypdf.generic import (ArrayObject, BooleanObject, DictionaryObject, NameObject,
+                               NumberObject)
+
+    js = _action("JavaScript", JS="app.launchURL('https://evil.example/')")
+    return [
+        ("another site", lambda: (_uri("https://evil.example/"), None, None), "another host"),
+        ("a look-alike host", lambda: (_uri("https://pith.science.evil.example/pith/" + N),
+                                       None, None), "another host"),
+        ("user information", lambda: (_uri("https://pith.science@evil.example/pith/" + N),
+                                      None, None), "user information"),
+        ("another pith page", lambda: (_uri("https://pith.science/about"), None, None),
+         "another page"),
+        ("a sub-page", lambda: (_uri(URL + "/state.json"), None, None), "another page"),
+        ("trailing slash", lambda: (_uri(URL + "/"), None, None), "trailing slash"),
+        ("query", lambda: (_uri(URL + "?next=https://evil.example/"), None, None),
+         "a query"),
+        ("http", lambda: (_uri("http://pith.science/pith/" + N), None, None), "not https"),
+        ("another port", lambda: (_uri("https://pith.science:8443/pith/" + N), None, None),
+         "another port"),
+        ("lower-case number", lambda: (_uri("https://pith.science/pith/" + N.lower()), None,
+                                       None), "another letter case"),
+        ("relative to another base", lambda: (_uri("/pith/" + N), None,
+                                              "https://evil.example/"), "another host"),
+        ("launch", lambda: (_action("Launch", F="evil.sh"), None, None), "/Launch action"),
+        ("gotor", lambda: (_action("GoToR", F="other.pdf", D=ArrayObject(
+            [NumberObject(0), NameObject("/Fit")])), None, None), "/GoToR action"),
+        ("javascript", lambda: (js, None, None), "/JavaScript action"),
+        ("a chained action", lambda: (dict(_uri(URL), **{NameObject("/Next"): DictionaryObject(
+            _uri("https://evil.example/"))}), None, None), "a chain of actions"),
+        ("a map link", lambda: (dict(_uri(URL), **{NameObject("/IsMap"): BooleanObject(True)}),
+                                None, None), "a map link"),
+        ("additional actions", lambda: (_uri(URL), {"/AA": DictionaryObject(
+            {NameObject("/E"): DictionaryObject(js)})}, None), "additional actions"),
+        ("a destination", lambda: (None, {"/Dest": ArrayObject(
+            [NumberObject(0), NameObject("/Fit")])}, None), "a destination"),
+    ]
+
+
+@pytest.mark.parametrize("case", [c for c, _, _ in _bad_link_cases()])
+def test_a_badge_linked_elsewhere_fails(honest, tmp_path, case):
+    """The badge names the number, its link must open the number's page: anything else
+    over its text sends a reader elsewhere (before issue 8 every one of these verified)."""
+    make, words = next((m, w) for c, m, w in _bad_link_cases() if c == case)
+    action, extra, base = make()
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "l.pdf",
+                                     _retargeted("badge", action, extra, base)))
+    assert code == 1, doc
+    c = check(doc, "badge")
+    assert c["status"] == "fail" and c["detail"].startswith(
+        "a link over the badge %s " % CLAIMED) and words in c["detail"], c
+    assert check(doc, "qr")["status"] == "ok", doc  # the code's own link is untouched
+
+
+@pytest.mark.parametrize("case", ["another site", "javascript"])
+def test_a_code_linked_elsewhere_fails(honest, tmp_path, case):
+    make, words = next((m, w) for c, m, w in _bad_link_cases() if c == case)
+    action, extra, base = make()
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "l.pdf",
+                                     _retargeted("qr", action, extra, base)))
+    assert code == 1, doc
+    c = check(doc, "qr")
+    assert c["status"] == "fail" and c["detail"].startswith("a link over the QR code of ") \
+        and words in c["detail"], c
+    assert check(doc, "badge")["status"] == "ok", doc
+
+
+@pytest.mark.parametrize("uri, base", [
+    (URL, None),
+    # scheme and host in capitals, the default port, percent-escapes of unreserved
+    # characters, a dot segment, a fragment: what a browser requests is /pith/NUM
+    ("HTTPS://Pith.Science:443/x/../pith/%s#top" % "".join("%%%02X" % ord(c) for c in N),
+     None),
+    ("/pith/" + N, "https://pith.science/"),  # relative, resolved against /URI /Base
+], ids=["as-written", "other-spelling", "relative"])
+def test_a_badge_linked_to_its_page_passes(honest, tmp_path, uri, base):
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "l.pdf",
+                                     _retargeted("badge", _uri(uri), None, base)))
+    assert code == 0, doc
+    c = check(doc, "badge")
+    assert c["status"] == "ok" and c["detail"].endswith(", linked to %s" % URL), c
+
+
+def _link_over(box: Tuple[float, float, float, float], uri: str) -> Callable[[Any], None]:
+    def edit(w: Any) -> None:
+        _link_with(w, _uri(uri))
+        from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+        annot = w.pages[0]["/Annots"][-1].get_object()
+        annot[NameObject("/Rect")] = ArrayObject([FloatObject(v) for v in box])
+    return edit
+
+
+def _badge_box(pdf: Path) -> Tuple[float, float, float, float]:
+    """Where pith.sty's badge link lies on page 1 (around the badge's text)."""
+    from pypdf import PdfReader
+    from pypdf.generic import NameObject
+
+    for ref in PdfReader(str(pdf)).pages[0]["/Annots"]:
+        x0, y0, x1, y1 = (float(v) for v in ref.get_object()[NameObject("/Rect")])
+        if (x1 - x0) / (y1 - y0) > 2:
+            return (x0, y0, x1, y1)
+    raise AssertionError("no badge link")
+
+
+@pytest.mark.parametrize("part, shown", [("all", False), ("right", False), ("beside", True)])
+def test_a_second_link_over_the_badge_fails(honest, tmp_path, part, shown):
+    """pith.sty's link stays; another one is laid over the whole badge, or only over the
+    end of its number (the text's extent comes from the font's widths: the text matrix
+    pypdf reports does not move over a show), or beside it."""
+    x0, y0, x1, y1 = _badge_box(honest.get("linked"))
+    box = {"all": (x0, y0, x1, y1), "right": (x1 - 0.15 * (x1 - x0), y0, x1, y1),
+           "beside": (x1 + 5, y0, x1 + 40, y1)}[part]
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "l.pdf",
+                                     _link_over(box, "https://evil.example/")))
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and "opens 'https://evil.example/'" in c["detail"], doc
+
+
+def test_a_planted_badge_under_a_link_elsewhere_fails(honest, tmp_path):
+    """A copy of the number planted on a PDF without a badge, under a link elsewhere."""
+    def edit(w: Any) -> None:
+        page_ops(w, text_ops(CLAIMED, 100, 100, 10))
+        _link_over((95, 95, 400, 112), "https://evil.example/")(w)
+
+    badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "p.pdf", edit), False,
+                          "a link over the badge %s opens 'https://evil.example/'" % CLAIMED)
+
+
+# -- what the scanner follows: a font set by an ExtGState, /UserUnit, where a show ends ----
+
+def _font_state(w: Any, font: str, size: float) -> None:
+    """An ExtGState /GSf in page 1's resources whose /Font sets *font* (``"FPT"``: the
+    planted text's Helvetica; ``"other"``: another font) at *size*."""
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject
+
+    res = w.pages[0]["/Resources"].get_object()
+    ref = res["/Font"].get_object().raw_get("/FPT") if font == "FPT" else w._add_object(
+        DictionaryObject({NameObject("/Type"): NameObject("/Font"),
+                          NameObject("/Subtype"): NameObject("/Type1"),
+                          NameObject("/BaseFont"): NameObject("/Courier")}))
+    res[NameObject("/ExtGState")] = DictionaryObject({NameObject("/GSf"): DictionaryObject({
+        NameObject("/Type"): NameObject("/ExtGState"),
+        NameObject("/Font"): ArrayObject([ref, FloatObject(size)])})})
+
+
+@pytest.mark.parametrize("tf, font, size, shown", [
+    (12, "FPT", 1, False),   # Tf says 12 pt, the ExtGState makes it 1 pt
+    (1, "FPT", 12, True),    # and the other way round
+], ids=["shrunk", "grown"])
+def test_a_size_set_by_an_extgstate_font_is_followed(honest, tmp_path, tf, font, size, shown):
+    ops = b"q BT /FPT %g Tf /GSf gs 100 100 Td (%s) Tj ET Q\n" % (tf, CLAIMED.encode())
+
+    def edit(w: Any) -> None:
+        page_ops(w, b"")  # the font first
+        _font_state(w, font, size)
+        page_ops(w, ops, font=False)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "f.pdf", edit)
+    # what poppler (a viewer) draws: the word's height follows the ExtGState
+    bbox = subprocess.run([texbuild.tool("pdftotext"), "-bbox", str(pdf), "-"],
+                          capture_output=True, text=True).stdout
+    m = re.search(r'yMin="([0-9.]+)" xMax="[0-9.]+" yMax="([0-9.]+)">%s<' % CLAIMED, bbox)
+    assert m and abs(float(m.group(2)) - float(m.group(1)) - size) < 0.5 * size, bbox
+    badge_seen_or_refused(pdf, shown, "smaller than 4 pt")
+
+
+def test_another_font_set_by_an_extgstate_is_not_read(honest, tmp_path):
+    """pypdf's text extraction decodes with the font of the last Tf: text in a font an
+    ExtGState chose is not read as a viewer shows it, so the page is not checked."""
+    ops = b"q BT /FPT 12 Tf /GSf gs 100 100 Td (%s) Tj ET Q\n" % CLAIMED.encode()
+
+    def edit(w: Any) -> None:
+        page_ops(w, b"")
+        _font_state(w, "other", 12)
+        page_ops(w, ops, font=False)
+
+    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "f.pdf", edit))
+    assert code == 3, doc
+    c = check(doc, "badge")
+    assert c["status"] == "error" and "ExtGState /Font" in c["detail"], c
+
+
+def _user_unit(unit: Any) -> Callable[[Any], None]:
+    from pypdf.generic import FloatObject, NameObject
+
+    def edit(w: Any) -> None:
+        w.pages[0][NameObject("/UserUnit")] = (
+            FloatObject(unit) if isinstance(unit, (int, float)) else NameObject(unit))
+    return edit
+
+
+@pytest.mark.parametrize("unit, size, x, shown, why", [
+    (0.1, 10, 100, False, "smaller than 4 pt"),  # 10 units of 0.1 pt
+    (1, 10, 100, True, ""),
+    (2, 3, 100, True, ""),  # 3 units of 2 pt: 6 pt
+    # 0.4 units left of the page's edge is 40 pt with /UserUnit 100: off the page
+    (100, 0.1, -0.4, False, "outside the crop box"),
+    (1, 10, -0.4, True, ""),  # 0.4 pt: within the half-point tolerance
+], ids=["small-units", "plain", "large-units", "left-of-the-page", "at-the-edge"])
+def test_the_user_unit_scales_the_badge(honest, tmp_path, unit, size, x, shown, why):
+    def edit(w: Any) -> None:
+        page_ops(w, text_ops(CLAIMED, x, 100, size))
+        _user_unit(unit)(w)
+
+    badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "u.pdf", edit), shown, why)
+
+
+def test_the_user_unit_scales_the_code(honest, tmp_path):
+    """pith.sty's own code and badge on a page whose units are 0.3 pt: 0.16 mm modules
+    and a 2 pt badge."""
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "u.pdf", _user_unit(0.3)))
+    assert code == 1, doc
+    assert "too small to scan: 0.16 mm a module" in check(doc, "qr")["detail"], doc
+    assert "smaller than 4 pt" in check(doc, "badge")["detail"], doc
+
+
+@pytest.mark.parametrize("unit", [0, -1, "/Big"])
+def test_an_unreadable_user_unit_is_not_checked(honest, tmp_path, unit):
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "u.pdf", _user_unit(unit)))
+    assert code == 3, doc
+    assert "/UserUnit" in check(doc, "badge")["detail"], doc
+
+
+@pytest.mark.parametrize("x, shown", [(590, False), (100, True)], ids=["runs-off", "inside"])
+def test_a_badge_running_off_the_page_is_not_visible(honest, tmp_path, x, shown):
+    """Its start on the page, its end 150 pt past the right edge (Helvetica's widths)."""
+    pdf = tampered(honest.get("hide"), tmp_path / "r.pdf",
+                   lambda w: page_ops(w, text_ops(CLAIMED, x, 100, 10)))
+    badge_seen_or_refused(pdf, shown, "running out of the crop box")
+
+
+def test_glyphs_without_width_are_piled(honest, tmp_path):
+    """A font whose /Widths are all 0: every glyph is drawn where the first one is."""
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
+
+    def edit(w: Any) -> None:
+        page_ops(w, text_ops(CLAIMED))
+        font = w.pages[0]["/Resources"]["/Font"]["/FPT"]
+        font.update({NameObject("/FirstChar"): NumberObject(32),
+                     NameObject("/LastChar"): NumberObject(126),
+                     NameObject("/Widths"): ArrayObject([NumberObject(0)] * 95)})
+
+    badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "z.pdf", edit), False,
+                          "over each other")
 
 
 # -- the QR code ----------------------------------------------------------------------------
