@@ -12,9 +12,9 @@
    record and a signature, so the receipt is a real signature of *another* record: the
    Ed25519 check runs in full and fails, and the command exits 1 (that is expected here).
 3. ``pith-tex verify paper.pdf`` on a paper compiled with pith.sty's badge and QR code
-   (pdflatex, a real compile) -- every check of docs/verification.md: the record checks,
-   every Info dictionary, the XMP packet, the visible badge and the QR code read back module
-   by module -- vs ``pdfinfo -custom paper.pdf | python3 -c "...sha256(PithRecord)..."``
+   and hyperref (pdflatex, a real compile) -- every check of docs/verification.md: the
+   record checks, every Info dictionary, the XMP packet, the visible badge and its link,
+   the QR code read back module by module -- vs ``pdfinfo -custom paper.pdf | python3 -c "...sha256(PithRecord)..."``
    (only reads the Info keys and hashes the record).  Target: at most 3x the recipe.
 4. ``pith-tex verify DIR`` over 10,000 valid resolver JSON records generated from the real
    vectors (``recorded.varied``: a field varied, hash and number recomputed) -> records/s (target >= 20,000/s),
@@ -128,14 +128,16 @@ def per_record_profile(vectors, tmp: Path, k: int = 6) -> str:
 
 
 def compiled_paper(tmp: Path, vectors) -> Path:
-    """A one-page article with pith.sty's badge and QR code, compiled by pdflatex."""
+    """A one-page article with pith.sty's badge and QR code, linked (hyperref: without it
+    the badge is no link, a warning), compiled by pdflatex."""
     import texbuild
     from pith_tex.include import IncludeData, render
 
     v = next(v for v in vectors if v.get("canonical_record"))
     include = render(IncludeData(v["number"], v["year"], v["canonical_hash"],
                                  v["canonical_record"], "absent", None, None)).decode("ascii")
-    source = ("\\documentclass{article}\n\\usepackage[qr]{pith}\n\\pithnumber{%s}\n"
+    source = ("\\documentclass{article}\n\\usepackage[qr]{pith}\n\\usepackage{hyperref}\n"
+              "\\pithnumber{%s}\n"
               "\\title{A Paper}\\author{A. Author}\\date{}\n\\begin{document}\n"
               "\\maketitle\nSome text.\n\\end{document}\n" % v["number"])
     b = texbuild.compile_tex(tmp / "paper", source, "pdflatex", include=include)
