@@ -534,6 +534,9 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if isinstance(claims.annots, str):
         return Check("badge", ERROR, "not checked: could not read page 1's annotations (%s)"
                      % claims.annots)
+    if isinstance(claims.areas, str):  # a link not read may open another number
+        return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
+                     % claims.areas)
     others = other_numbers(claims.annots[0], (), number, year)
     if others:  # a viewer draws an annotation's appearance over the page
         return Check("badge", FAIL, "an annotation on page 1 shows %s, but the metadata "
@@ -574,7 +577,7 @@ def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
         _display(year, number), MIN_FONT_PT)
     if isinstance(claims.areas, str):
         return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
-                     % claims.areas)
+                     % claims.areas)  # (said above already; here for the type checker)
     boxes = shown_at(page, number, year)
     over = [link for link in claims.areas if any(overlaps(link.box, b) for b in boxes)]
     for link in over:

@@ -160,9 +160,15 @@ def _what_it_does(annot: Any, base: Optional[str]) -> Optional[Link]:
     if act.get("/IsMap"):
         return Link(box, None, "a map link (/IsMap: a click adds ?x,y to the address)")
     uri = act.get("/URI")
-    text = text_value(uri.get_object()) if uri is not None else None
+    uri = uri.get_object() if uri is not None else None
+    text = text_value(uri)
     if text is None:
         return Link(box, None, "a URI action without a readable URI")
+    raw = getattr(uri, "original_bytes", None)
+    if isinstance(raw, bytes) and raw != text.encode("ascii", "replace"):
+        # a URI is 7-bit ASCII; pypdf decodes UTF-16 (or PDFDocEncoding) for us, a
+        # viewer may pass the bytes on as they are
+        return Link(box, None, "a URI that is not written as plain ASCII")
     return Link(box, _joined(text, base))
 
 
@@ -173,7 +179,10 @@ def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
     found: List[Link] = []
     try:
         annots = page.get("/Annots")
-        for a in list(annots.get_object() if annots is not None else [])[:MAX_LINKS]:
+        annots = list(annots.get_object() if annots is not None else [])
+        if len(annots) > MAX_LINKS:  # one not looked at could lie over the badge
+            return "page 1 has %d annotations, more than %d" % (len(annots), MAX_LINKS)
+        for a in annots:
             annot = a.get_object()
             if not hasattr(annot, "get"):
                 continue

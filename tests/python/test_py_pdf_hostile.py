@@ -859,6 +859,40 @@ def test_a_badge_linked_to_its_page_passes(honest, tmp_path, uri, base):
     assert c["status"] == "ok" and c["detail"].endswith(", linked to %s" % URL), c
 
 
+def test_a_badge_link_written_in_utf16_fails(honest, tmp_path):
+    """A URI is 7-bit ASCII: the same address in UTF-16 (pypdf decodes it) is bytes a
+    viewer may pass on as they are."""
+    from pypdf.generic import ByteStringObject, NameObject
+
+    action = dict(_uri(URL), **{NameObject("/URI"): ByteStringObject(
+        b"\xfe\xff" + URL.encode("utf-16-be"))})
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "l.pdf",
+                                     _retargeted("badge", action)))
+    assert code == 1 and "not written as plain ASCII" in check(doc, "badge")["detail"], doc
+
+
+@pytest.mark.parametrize("name", ["linked", "hide"])
+def test_too_many_annotations_to_read_is_not_checked(honest, tmp_path, name):
+    """Past 1,000 annotations on page 1 the links are not read: one left unread could lie
+    over the badge, or open another number's page (with the badge or without one)."""
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject
+
+    def edit(w: Any) -> None:
+        if "/Annots" not in w.pages[0]:
+            w.pages[0][NameObject("/Annots")] = ArrayObject()
+        annots = w.pages[0]["/Annots"]
+        dummy = w._add_object(DictionaryObject({
+            NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
+            NameObject("/Rect"): ArrayObject([FloatObject(v) for v in (0, 0, 1, 1)])}))
+        for _ in range(1001):
+            annots.insert(0, dummy)
+
+    code, doc, err = verify(tampered(honest.get(name), tmp_path / "m.pdf", edit))
+    assert code == 3, doc
+    c = check(doc, "badge")
+    assert c["status"] == "error" and "more than 1000" in c["detail"], c
+
+
 def _link_over(box: Tuple[float, float, float, float], uri: str) -> Callable[[Any], None]:
     def edit(w: Any) -> None:
         _link_with(w, _uri(uri))
