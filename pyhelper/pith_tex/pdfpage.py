@@ -39,6 +39,9 @@ MIN_ALPHA = 0.1
 MAX_OVERLAP = 0.3
 #: Content operations looked at on page 1, forms included.
 MAX_OPERATIONS = 400_000
+#: Fonts, and glyph widths of all fonts together, read on page 1 to place its text.
+MAX_FONTS = 1000
+MAX_WIDTHS = 1_000_000
 
 Matrix = Tuple[float, float, float, float, float, float]
 Box = Tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -380,6 +383,7 @@ class Scanner:
         self._visible_len = 0
         self._show_box: Optional[Box] = None  # where the show under way lies
         self._metrics: Dict[Tuple[Any, ...], _Metrics] = {}  # per font object
+        self._widths_read = 0
         self._boxes_since: List[Box] = []  # boxes of the shows since the last piece
         self._widen: Optional[int] = None  # the piece a show still open belongs to
         self._open = False  # between a show's before and after
@@ -541,9 +545,15 @@ class Scanner:
             gs.font = _object_key(fonts.raw_get(args[0]))
         except Exception:
             return
-        if gs.font not in self._metrics and len(self._metrics) < 1000:
-            self._metrics[gs.font] = _Metrics(fonts.raw_get(args[0]))
-        gs.metrics = self._metrics.get(gs.font, _UNKNOWN_FONT)
+        if gs.font not in self._metrics:
+            # a font whose widths are not read would place its glyphs unknown: refused
+            metrics = _Metrics(fonts.raw_get(args[0]))
+            self._widths_read += len(metrics.widths) + len(metrics.cids)
+            if len(self._metrics) >= MAX_FONTS or self._widths_read > MAX_WIDTHS:
+                raise TooComplex("more than %d fonts or %d glyph widths on page 1"
+                                 % (MAX_FONTS, MAX_WIDTHS))
+            self._metrics[gs.font] = metrics
+        gs.metrics = self._metrics[gs.font]
 
     def _tz(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].hscale = float(args[0])

@@ -1045,6 +1045,36 @@ def test_a_badge_running_off_the_page_is_not_visible(honest, tmp_path, x, shown)
     badge_seen_or_refused(pdf, shown, "running out of the crop box")
 
 
+def test_font_widths_are_read_within_a_bound(honest, tmp_path):
+    """20 CID fonts sharing one /W array of 65,536 widths: past a million widths read the
+    page is 'too complex', not read with glyphs placed at a guess."""
+    from pypdf.generic import (ArrayObject, DictionaryObject, NameObject, NumberObject)
+
+    def edit(w: Any) -> None:
+        widths = w._add_object(ArrayObject([NumberObject(0), ArrayObject(
+            [NumberObject(500)] * 65536)]))
+        res = w.pages[0]["/Resources"].get_object()
+        fonts = res["/Font"].get_object()
+        ops = []
+        for i in range(20):
+            desc = DictionaryObject({
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/CIDFontType2"),
+                NameObject("/BaseFont"): NameObject("/X%d" % i), NameObject("/W"): widths})
+            fonts[NameObject("/FW%d" % i)] = w._add_object(DictionaryObject({
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type0"),
+                NameObject("/BaseFont"): NameObject("/X%d" % i),
+                NameObject("/Encoding"): NameObject("/Identity-H"),
+                NameObject("/DescendantFonts"): ArrayObject([w._add_object(desc)])}))
+            ops.append(b"BT /FW%d 10 Tf 100 %d Td <0041> Tj ET" % (i, 100 + 12 * i))
+        page_ops(w, b"\n".join(ops) + b"\n", font=False)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "w.pdf", edit))
+    assert code == 3, doc
+    assert "glyph widths" in check(doc, "badge")["detail"], doc
+
+
 def test_glyphs_without_width_are_piled(honest, tmp_path):
     """A font whose /Widths are all 0: every glyph is drawn where the first one is."""
     from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
