@@ -1075,6 +1075,15 @@ def test_font_widths_are_read_within_a_bound(honest, tmp_path):
     assert "glyph widths" in check(doc, "badge")["detail"], doc
 
 
+@pytest.mark.parametrize("leading, shown", [(-5000, False), (12, True)], ids=["off", "on"])
+def test_text_shown_on_the_next_line_is_placed_there(honest, tmp_path, leading, shown):
+    """' moves to the next line (the leading TL down) before it shows: with a leading of
+    -5000 that line is far above the page."""
+    ops = b"q BT /FPT 10 Tf %d TL 100 100 Td (%s) ' ET Q\n" % (leading, CLAIMED.encode())
+    pdf = tampered(honest.get("hide"), tmp_path / "n.pdf", lambda w: page_ops(w, ops))
+    badge_seen_or_refused(pdf, shown, "outside the crop box")
+
+
 def test_glyphs_without_width_are_piled(honest, tmp_path):
     """A font whose /Widths are all 0: every glyph is drawn where the first one is."""
     from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
