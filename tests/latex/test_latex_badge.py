@@ -387,7 +387,38 @@ VENUES = {
              r"\DeclareOption{preprint}{\@preprinttrue\@acceptedtrue}"
              r"\DeclareOption*{\PackageWarning{tmlr}{Unknown `\CurrentOption'}}"
              r"\ProcessOptions\relax"),
+    # UAI (uai2025.cls, uai2026.cls): a class; the kvoptions bool accepted.
+    "uai": ("uai2099", "", r"\LoadClass{article}\RequirePackage{kvoptions}"
+            r"\SetupKeyvalOptions{family=UAI,prefix=UAI@}\DeclareBoolOption{accepted}"
+            r"\ProcessKeyvalOptions*"
+            r"\AtBeginDocument{\ifUAI@accepted\else\renewcommand{\@author}{}\fi}"),
+    # COLT (colt2023.cls, colt2025.cls): a class; \ifanonsubmission, option anon.
+    "colt": ("colt2099", "anon",
+             r"\@ifundefined{ifanonsubmission}{\newif\ifanonsubmission\anonsubmissionfalse}{}"
+             r"\@ifundefined{iffinalsubmission}{\newif\iffinalsubmission"
+             r"\finalsubmissionfalse}{}"
+             r"\DeclareOption{anon}{\anonsubmissiontrue}"
+             r"\DeclareOption{final}{\finalsubmissiontrue}\ProcessOptions\relax"
+             r"\LoadClass{article}\ifanonsubmission\newcommand{\coltauthor}[1]{}"
+             r"\author{author names withheld}\else\newcommand{\coltauthor}[1]{\author{#1}}\fi"),
+    # AISTATS (aistats2025.sty; 2026 adds preprint): \statePaper 0 until accepted.
+    "aistats": ("aistats2099", "",
+                r"\DeclareOption{accepted}{\renewcommand{\statePaper}{\acceptedPaper}}"
+                r"\newcommand{\statePaper}{0}\newcommand{\acceptedPaper}{1}"
+                r"\newif\if@preprint\@preprintfalse"
+                r"\DeclareOption{preprint}{\@preprinttrue"
+                r"\renewcommand{\statePaper}{\acceptedPaper}}\ProcessOptions\relax"
+                r"\long\def\aistatstitle#1{{\centering\Large\bfseries #1\par}}"
+                r"\long\def\aistatsauthor#1{\ifnum\statePaper=0 Anonymous Author\else #1\fi"
+                r"\par}"),
+    # CoRL (corl_2024.sty, corl_2025.sty): options final and preprint.
+    "corl": ("corl_2099", "", r"\newif\if@conferencefinal\@conferencefinalfalse"
+             r"\DeclareOption{final}{\@conferencefinaltrue}"
+             r"\newif\if@preprinttype\@preprinttypefalse"
+             r"\DeclareOption{preprint}{\@preprinttypetrue}\ProcessOptions\relax"),
 }
+# The stand-ins that are classes (\documentclass), not packages.
+CLASSES = {"uai", "colt"}
 # What pith's log line says for each (acmart's class option anonymous reaches
 # pith as a global option, before its switch is read).
 VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
@@ -396,7 +427,9 @@ VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
              "acl-2020": "ACL review", "cvpr": "CVPR review", "cvpr-2025": "CVPR review",
              "eccv": "ECCV review", "wacv": "WACV review", "aaai": "AAAI submission",
              "colm-2024": "COLM submission", "colm-2025": "COLM submission",
-             "tmlr": "TMLR submission"}
+             "tmlr": "TMLR submission", "uai": "UAI submission",
+             "colt": "COLT submission", "aistats": "AISTATS submission",
+             "corl": "CoRL submission"}
 # The stand-ins that, like the real files, say no \ProvidesPackage (TMLR's
 # switch is read only when tmlr.sty is known to be loaded).
 NO_PROVIDES = {"tmlr", "colm-2024", "colm-2025"}
@@ -411,6 +444,19 @@ def venue_package(tmp_path: Path, venue: str, opt: str) -> str:
     return rf"\usepackage[{opt}]{{{name}}}" if opt else rf"\usepackage{{{name}}}"
 
 
+def venue_fields(tmp_path: Path, venue: str, opt: str, after: str = "") -> dict:
+    """The document's class, class options and package lines for the venue's stand-in
+    (written next to it) in mode *opt*, with *after* in the preamble after it."""
+    if venue not in CLASSES:
+        return {"clsopt": "", "cls": "article", "pkg": venue_package(tmp_path, venue, opt)
+                + after}
+    name, _, body = VENUES[venue]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / f"{name}.cls").write_text(rf"\ProvidesClass{{{name}}}" "\n" + body + "\n",
+                                          encoding="ascii")
+    return {"clsopt": f"[{opt}]" if opt else "", "cls": name, "pkg": after}
+
+
 @pytest.mark.parametrize("venue", list(VENUES) + ["acmart"])
 def test_venue_review_mode_is_anonymous(tmp_path: Path, venue: str) -> None:
     if venue == "acmart":
@@ -421,9 +467,8 @@ def test_venue_review_mode_is_anonymous(tmp_path: Path, venue: str) -> None:
                      r"\affiliation{\institution{X}\country{Y}}"}
         src = src.replace(r"\usepackage[pdfusetitle,bookmarks]{hyperref}", "")
     else:
-        pkg = venue_package(tmp_path, venue, VENUES[venue][1])
-        src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": pkg,
-                          "pithopt": "", "num": NUM, "front": ""}
+        src = ANON_DOC % {"docmeta": "", "pithopt": "", "num": NUM, "front": "",
+                          **venue_fields(tmp_path, venue, VENUES[venue][1])}
     b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
     assert_no_trace(b)
     # The log line names the venue whose switch was read.
@@ -445,6 +490,13 @@ FINAL_MODES = [
     ("colm-2025", "preprint", ""),
     ("tmlr", "accepted", ""),
     ("tmlr", "preprint", ""),
+    ("uai", "accepted", ""),
+    ("colt", "", ""),
+    ("colt", "final", ""),
+    ("aistats", "accepted", ""),
+    ("aistats", "preprint", ""),
+    ("corl", "final", ""),
+    ("corl", "preprint", ""),
 ]
 
 
@@ -460,19 +512,29 @@ def assert_badge(b: texrun.Build) -> None:
                               for v, o, a in FINAL_MODES])
 def test_venue_final_mode_keeps_the_badge(tmp_path: Path, venue: str, opt: str,
                                           after: str) -> None:
-    pkg = venue_package(tmp_path, venue, opt) + after
-    src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article", "pkg": pkg,
-                      "pithopt": "", "num": NUM, "front": ""}
+    src = ANON_DOC % {"docmeta": "", "pithopt": "", "num": NUM, "front": "",
+                      **venue_fields(tmp_path, venue, opt, after)}
     assert_badge(texrun.compile_tex(tmp_path, src, "pdflatex",
                                     include=texrun.README_INCLUDE))
 
 
-def test_generic_accepted_switch_without_tmlr_keeps_the_badge(tmp_path: Path) -> None:
-    """TMLR's \\if@accepted is a name any style may use: false in some other
-    package is no review mode."""
+# Switch names too generic to trust alone, each false in a package that is not the
+# venue's: TMLR's \if@accepted, CoRL's \if@conferencefinal and \if@preprinttype,
+# AISTATS's \statePaper.
+GENERIC = {
+    "tmlr": r"\newif\if@accepted\@acceptedfalse",
+    "corl": r"\newif\if@conferencefinal\@conferencefinalfalse"
+            r"\newif\if@preprinttype\@preprinttypefalse",
+    "aistats": r"\newcommand{\statePaper}{0}",
+}
+
+
+@pytest.mark.parametrize("like", list(GENERIC))
+def test_generic_switch_of_another_style_keeps_the_badge(tmp_path: Path, like: str) -> None:
+    """A venue's switch under a name any style may use: false in some other package
+    is no review mode."""
     (tmp_path / "otherjournal.sty").write_text(
-        r"\ProvidesPackage{otherjournal}\newif\if@accepted\@acceptedfalse" "\n",
-        encoding="ascii")
+        r"\ProvidesPackage{otherjournal}" + GENERIC[like] + "\n", encoding="ascii")
     src = ANON_DOC % {"docmeta": "", "clsopt": "", "cls": "article",
                       "pkg": r"\usepackage{otherjournal}", "pithopt": "", "num": NUM,
                       "front": ""}

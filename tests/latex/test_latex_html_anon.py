@@ -25,7 +25,7 @@ import pytest
 
 import texrun
 from texrun import NUM, README_INCLUDE
-from test_latex_badge import venue_package
+from test_latex_badge import venue_fields, venue_package
 from test_latex_html import EXAMPLE, assert_clean, badge, convert
 
 MIRROR = texrun.ROOT / "examples" / "mirror"
@@ -79,7 +79,7 @@ def write_paper(d: Path, venue: str, opt: str, after: str = "",
             encoding="ascii")
         fields["pkg"] = r"\usepackage{otherjournal}"
     else:
-        fields["pkg"] = venue_package(d, venue, opt) + after
+        fields.update(venue_fields(d, venue, opt, after))
     (d / "main.tex").write_text(DOC % fields, encoding="ascii")
     (d / "pith.sty").write_bytes(texrun.STY.read_bytes())
     (d / "pith-number.tex").write_text(README_INCLUDE, encoding="ascii")
@@ -108,6 +108,10 @@ REVIEW = [
     ("colm-2025", "", ""),        # submission by default, asked after final and preprint
     ("tmlr", "", ""),             # \if@accepted, read only with tmlr.sty loaded
     ("aaai", "submission", ""),   # a package option, no switch
+    ("uai", "", ""),              # a class; kvoptions bool false until accepted
+    ("colt", "anon", ""),         # a class; \newif true with the option anon
+    ("aistats", "", ""),          # \statePaper 0, read only with \aistatstitle
+    ("corl", "", ""),             # \newif false, read only with corl_YYYY loaded
     ("acmart", "sigconf,anonymous", ""),  # a class option: pith's key, global
     # \iclrfinalcopy in \AtBeginDocument: too late for the PDF (begindocument/before).
     ("iclr", "", r"\AtBeginDocument{\iclrfinalcopy}"),
@@ -118,7 +122,12 @@ REVIEW_IDS = [f"{v}-{o or 'default'}{'-late' if a else ''}" for v, o, a in REVIE
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
 @pytest.mark.parametrize("venue,opt,after", REVIEW, ids=REVIEW_IDS)
 def test_review_mode_html_has_no_badge(tmp_path: Path, venue: str, opt: str, after: str,
-                                       binding: bool) -> None:
+                                       binding: bool, request: pytest.FixtureRequest) -> None:
+    if venue == "uai" and not binding:
+        # LaTeXML reads no class raw with arXiv's preload, and pith.sty read raw cannot
+        # learn the class's name (only the binding can: LaTeXML notes it missing).
+        request.applymarker(pytest.mark.xfail(strict=True, reason="UAI's class is not "
+                                              "seen by the raw style (docs/html.md)"))
     # A \pithbadge in the title too: LaTeXML digests \title in the preamble, before the
     # end-of-preamble decision.
     d = write_paper(tmp_path / "p", venue, opt, after, title_badge=True)
@@ -180,6 +189,12 @@ FINAL = [
     ("colm-2025", "preprint", ""),
     ("tmlr", "accepted", ""),
     ("aaai", "", ""),
+    ("uai", "accepted", ""),
+    ("colt", "", ""),
+    ("aistats", "accepted", ""),
+    ("aistats", "preprint", ""),
+    ("corl", "final", ""),
+    ("corl", "preprint", ""),
     ("otherjournal", "", ""),    # \if@accepted false, but no tmlr.sty: not a review mode
 ]
 FINAL_IDS = [f"{v}-{o or a.strip(chr(92)) or 'default'}" for v, o, a in FINAL]
