@@ -9,8 +9,10 @@ the path ``/pith/NUM`` exactly as the resolver serves it.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -164,3 +166,52 @@ def test_size_is_qr_size_with_a_four_module_quiet_zone(tmp_path, route, size_cm)
     assert abs((inner[-1] - inner[0] + 1) / scale - 29 * module) < 1.5, (inner[0], inner[-1])
     assert abs((inner[0] - left_end) / scale - 4 * module) < 1.5
     assert abs((right_start - inner[-1] - 1) / scale - 4 * module) < 1.5
+
+
+def verify_qr(pdf: Path) -> dict:
+    """The qr check of ``pith-tex verify --json`` on *pdf*."""
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", "--json", str(pdf)],
+                       capture_output=True, text=True, timeout=300)
+    doc = json.loads(r.stdout)
+    found = [c for c in doc["files"][0]["checks"] if c["name"] == "qr"]
+    assert found, doc
+    return found[0]
+
+
+def small_qr_warning(log: str) -> str:
+    """pith's qr-small warning, its continuation lines joined; '' when there is none."""
+    m = re.search(r"Package pith Warning: QR code too small to scan:(.*?)\n\n", log, re.S)
+    return re.sub(r"\n\(pith\)\s+", " ", m.group(1)) if m else ""
+
+
+SMALL_DOC = ("\\documentclass{article}\n\\usepackage[qr,qr-size=%s]{pith}\n"
+             "\\pithnumber{%s}\n\\title{T}\\author{A}\n"
+             "\\begin{document}\\maketitle\nText.\n\\end{document}\n")
+
+
+@pytest.mark.parametrize("route", ["pdflatex", "xelatex"])
+@pytest.mark.parametrize("size,small", [("9mm", True), ("9.25mm", False)])
+def test_qr_too_small_to_scan_is_warned_as_verify_fails_it(tmp_path, route, size, small):
+    """37 modules (29 and the quiet zone) of at least 0.25 mm, the floor of
+    ``pith-tex verify``: qr-size 9.25 mm or more.  Below it the compile says so;
+    at 9 mm verify fails the code, at 9.25 mm both are content."""
+    b = build(tmp_path, route, source=SMALL_DOC % (size, NUM))
+    said = small_qr_warning(b.log)
+    check = verify_qr(b.pdf)
+    if small:
+        assert "its modules are 0.2432 mm, under 0.25 mm" in said, b.log
+        assert "qr-size=9.25mm or more" in said
+        assert check["status"] == "fail" and "too small to scan" in check["detail"], check
+    else:
+        assert said == "" and "too small" not in b.log, b.log
+        assert check["status"] == "ok", check
+
+
+@pytest.mark.parametrize("size,small", [("1724810sp", True), ("1724811sp", False)])
+def test_qr_small_threshold_is_the_module_verify_needs(tmp_path, size, small):
+    """The module is qr-size / 37 rounded to the sp; verify needs 0.70866 bp, i.e.
+    46617 sp: the warning starts one sp below 37 x 46616.5 sp.  (At the boundary
+    the PDF's coordinate digits decide what verify measures, so only the compile
+    is read here.)"""
+    b = build(tmp_path, "dvips", source=SMALL_DOC % (size, NUM))
+    assert bool(small_qr_warning(b.log)) is small, b.log
