@@ -518,6 +518,19 @@ def test_venue_final_mode_keeps_the_badge(tmp_path: Path, venue: str, opt: str,
                                     include=texrun.README_INCLUDE))
 
 
+def test_class_option_anon_without_the_switch_is_anonymous(tmp_path: Path) -> None:
+    """COLT's class option anon, in a class not read for its switch (as LaTeXML reads
+    none): the HTML can only see the option, so the PDF takes it too."""
+    (tmp_path / "someconf.cls").write_text(
+        r"\ProvidesClass{someconf}\DeclareOption{anon}{}\ProcessOptions\relax"
+        r"\LoadClass{article}" "\n", encoding="ascii")
+    src = ANON_DOC % {"docmeta": "", "clsopt": "[anon]", "cls": "someconf", "pkg": "",
+                      "pithopt": "", "num": NUM, "front": ""}
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+    assert_no_trace(b)
+    assert "Package pith Info: Anonymous (class option anon)" in b.log, b.log
+
+
 # Switch names too generic to trust alone, each false in a package that is not the
 # venue's: TMLR's \if@accepted, CoRL's \if@conferencefinal and \if@preprinttype,
 # AISTATS's \statePaper.

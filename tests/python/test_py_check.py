@@ -166,6 +166,21 @@ def test_review_option_pith_does_not_know_is_warned(paper: Path) -> None:
     assert "\\usepackage[anonymous]{pith}" in detail(doc, "pdf")
 
 
+@pytest.mark.parametrize("line,seen", [
+    ("\\usepackage[anon]{someconf}", True),         # COLT's option, in a style not read
+    ("\\usepackage[ anon ,x]{someconf}", True),
+    ("\\usepackage[anonx]{someconf}", False),
+    ("% \\usepackage[anon]{someconf}", False),
+    ("\\usepackage[anon]{pith}", False),
+])
+def test_review_hint_knows_colts_anon_option(line: str, seen: bool) -> None:
+    from pith_tex.readiness.pdfcheck import review_mode_hint
+    hint = review_mode_hint("\\documentclass{article}\n" + line + "\n")
+    assert (hint is not None) is seen, hint
+    if seen:
+        assert hint is not None and hint.startswith("someconf with the option anon")
+
+
 def test_relative_dir(paper: Path) -> None:
     # "pith-tex check paper" from the directory above: every check reads the paper's
     # files, none the same path joined twice (the title check read paper/paper/...).

@@ -82,8 +82,10 @@ def _shows_number(pdf: str, number: str) -> Tuple[Optional[str], Optional[str]]:
 
 
 # Options by which venue styles and classes ask for a review copy.  pith.sty reads the
-# switches of the venues it knows (docs/badge.md); another venue's is not seen.
-_REVIEW_OPTIONS = {"review", "submission", "anonymous", "anonymous=true", "blind",
+# switches of the venues it knows (docs/badge.md); another venue's is not seen.  ("anon"
+# is COLT's, and ALT's and other classes made from it.)  Venues that are anonymous unless
+# an option says otherwise (AISTATS, UAI, CoRL: accepted, final) give no option to see.
+_REVIEW_OPTIONS = {"review", "submission", "anonymous", "anonymous=true", "anon", "blind",
                    "doubleblind", "double-blind", "anonymize", "anonymized"}
 _LOAD_RE = re.compile(r"\\(?:documentclass|usepackage|RequirePackage)\s*\[([^\]]*)\]\s*"
                       r"\{([^}]*)\}")
