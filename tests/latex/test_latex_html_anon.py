@@ -122,12 +122,7 @@ REVIEW_IDS = [f"{v}-{o or 'default'}{'-late' if a else ''}" for v, o, a in REVIE
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
 @pytest.mark.parametrize("venue,opt,after", REVIEW, ids=REVIEW_IDS)
 def test_review_mode_html_has_no_badge(tmp_path: Path, venue: str, opt: str, after: str,
-                                       binding: bool, request: pytest.FixtureRequest) -> None:
-    if venue == "uai" and not binding:
-        # LaTeXML reads no class raw with arXiv's preload, and pith.sty read raw cannot
-        # learn the class's name (only the binding can: LaTeXML notes it missing).
-        request.applymarker(pytest.mark.xfail(strict=True, reason="UAI's class is not "
-                                              "seen by the raw style (docs/html.md)"))
+                                       binding: bool) -> None:
     # A \pithbadge in the title too: LaTeXML digests \title in the preamble, before the
     # end-of-preamble decision.
     d = write_paper(tmp_path / "p", venue, opt, after, title_badge=True)
