@@ -25,7 +25,7 @@ import pytest
 
 import texrun
 from texrun import NUM, README_INCLUDE
-from test_latex_badge import venue_fields, venue_package
+from test_latex_badge import GENERIC, venue_fields, venue_package
 from test_latex_html import EXAMPLE, assert_clean, badge, convert
 
 MIRROR = texrun.ROOT / "examples" / "mirror"
@@ -73,9 +73,9 @@ def write_paper(d: Path, venue: str, opt: str, after: str = "",
     elif venue == "aclbind":
         (d / "acl.sty.ltxml").write_text(ACL_BINDING, encoding="ascii")
         fields["pkg"] = (rf"\usepackage[{opt}]{{acl}}" if opt else r"\usepackage{acl}") + after
-    elif venue == "otherjournal":
+    elif venue == "otherjournal":  # opt: whose generic switch names it uses, false
         (d / "otherjournal.sty").write_text(
-            r"\ProvidesPackage{otherjournal}\newif\if@accepted\@acceptedfalse" "\n",
+            r"\ProvidesPackage{otherjournal}" + GENERIC[opt or "tmlr"] + "\n",
             encoding="ascii")
         fields["pkg"] = r"\usepackage{otherjournal}"
     else:
@@ -190,7 +190,9 @@ FINAL = [
     ("aistats", "preprint", ""),
     ("corl", "final", ""),
     ("corl", "preprint", ""),
-    ("otherjournal", "", ""),    # \if@accepted false, but no tmlr.sty: not a review mode
+    ("otherjournal", "", ""),         # \if@accepted false, but no tmlr.sty: not a review mode
+    ("otherjournal", "corl", ""),     # \if@conferencefinal false, no corl_YYYY
+    ("otherjournal", "aistats", ""),  # \statePaper 0, no \aistatstitle
 ]
 FINAL_IDS = [f"{v}-{o or a.strip(chr(92)) or 'default'}" for v, o, a in FINAL]
 
