@@ -26,7 +26,7 @@ Around them (docs/verification.md says what each covers and what it cannot):
     page 1 *visibly* shows the claimed ``pith:YYYY:NUM`` (:mod:`pith_tex.pdfpage`),
     nowhere shows another Pith Number, in its text or its links, and every link over the
     badge opens exactly the number's Pith page (:mod:`pith_tex.pdflinks`; none at all: a
-    warning, as pith.sty links it only when hyperref is loaded).
+    warning, as pith.sty links it on every route, with or without hyperref).
 ``qr``
     the QR code pith.sty drew with rules on page 1 is read back module by module and is
     the code of the number's URL (:func:`pith_tex.qr.qr_rows`), and every link over it
@@ -587,7 +587,7 @@ def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
                          % (_display(year, number), problem))
     if not over:
         return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
-                     "links it when hyperref is loaded)" % seen)
+                     "links it on every route, with or without hyperref)" % seen)
     return Check("badge", OK, "%s, linked to %s%s" % (seen, URL_BASE, number))
 
 

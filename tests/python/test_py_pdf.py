@@ -40,10 +40,10 @@ SIGNED_ELSEWHERE = [v for v in recorded.load_vectors()
 
 # (issue 9) canonical: PithRecord byte-canonical; info: one value per key in every Info
 # dictionary; qr: these papers draw no QR code, which is said (a warning), not an OK;
-# badge: shown, but without hyperref not a link, which is said too (issue 8).
+# badge: shown and, without hyperref too, a link to its Pith page (issue 8).
 UNSIGNED_CHECKS = {"pdf": OK, "canonical": OK, "record": OK, "hash": OK, "derivation": OK,
                    "year": OK, "signature": WARN, "url": OK, "arxiv": OK, "state": OK,
-                   "info": OK, "badge": WARN, "qr": WARN}
+                   "info": OK, "badge": OK, "qr": WARN}
 ORDER = ["pdf", "canonical", "record", "hash", "derivation", "year", "signature", "url",
          "arxiv", "state", "info", "badge", "qr"]
 
@@ -172,9 +172,8 @@ def test_compiled_pdf_verifies(papers, route):
     assert [(l[:6].strip(), l[6:18].strip()) for l in lines[:-1]] == [
         (UNSIGNED_CHECKS[n].upper(), n) for n in ORDER]
     assert lines[-1] == "verified" and r.stderr == ""
-    assert "WARN  badge       page 1 shows pith:2025:%s (visible: at least 4 pt, painted, " \
-        "inside the crop box), but it is not a link to its Pith page (pith.sty links it " \
-        "when hyperref is loaded)" % N in lines
+    assert "OK    badge       page 1 shows pith:2025:%s (visible: at least 4 pt, painted, " \
+        "inside the crop box), linked to https://pith.science/pith/%s" % (N, N) in lines
     assert "OK    derivation  base32(sha256)[:26] = %s" % N in lines
     code, f, _ = cli_json(pdf)
     assert code == 0 and f["kind"] == "pdf" and f["number"] == N
@@ -189,6 +188,23 @@ def test_compiled_pdf_verifies(papers, route):
 def test_corner_placement_badge_is_found(papers):
     code, f, _ = cli_json(papers.get("corner"))
     assert code == 0 and statuses(f["checks"]) == UNSIGNED_CHECKS
+
+
+def test_badge_whose_link_was_removed_warns(papers, tmp_path):
+    """The badge shown but no link over it (its annotation taken out): a warning that
+    says so, not a failure, as nothing false is shown."""
+    from pypdf.generic import NameObject
+
+    def edit(w):
+        del w.pages[0][NameObject("/Annots")]
+
+    code, f, _ = cli_json(tampered(papers.get("pdflatex"), tmp_path / "n.pdf", edit))
+    assert code == 0 and statuses(f["checks"]) == dict(UNSIGNED_CHECKS, badge=WARN)
+    badge = next(c for c in f["checks"] if c["name"] == "badge")
+    assert badge["detail"] == (
+        "page 1 shows pith:2025:%s (visible: at least 4 pt, painted, inside the crop box), "
+        "but it is not a link to its Pith page (pith.sty links it on every route, with or "
+        "without hyperref)" % N)
 
 
 @pytest.mark.parametrize("route", ["pdflatex", "xelatex", "dvips"])
