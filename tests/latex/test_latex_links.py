@@ -160,3 +160,24 @@ def test_inline_badge_link_without_hyperref(tmp_path: Path, route: str) -> None:
     before = next(w for w in words if w[0] == "badge")
     after = next(w for w in words if w[0] == "and")
     assert before[3] - TOL <= r[0] and r[2] <= after[1] + TOL, (before, r, after)
+
+
+def test_dvips_link_follows_mag(tmp_path: Path) -> None:
+    """dvips: the rectangle is taken from the current point in dvips's own coordinates, so
+    a magnified page (\\mag) needs no unit conversion in TeX: the link still holds the
+    badge's (magnified) text."""
+    src = ("\\mag=1440\n\\documentclass{article}\n"
+           "\\usepackage[include=false,placement=manual]{pith}\n\\pithnumber{%s}\n"
+           "\\begin{document}\nSome words before the badge \\pithbadge{} and after it.\n"
+           "\\end{document}\n" % NUM)
+    b = texrun.compile_tex(tmp_path / "doc", src, "dvips")
+    assert b.ok, b.describe()
+    page = texrun.mediabox(b.pdf)
+    badge = [w for w in texrun.words(b.pdf) if w[0] == f"pith:{NUM}"]
+    assert len(badge) == 1
+    _, x0, top, x1, bottom = badge[0]
+    text = (x0, page[3] - bottom, x1, page[3] - top)
+    assert x1 - x0 > 150  # magnified (about 113 pt at \mag=1000)
+    annots = annotations(b.pdf)
+    assert len(annots) == 1 and contains(rect(annots[0]), text, TOL), (annots, text)
+    assert contains(page, rect(annots[0]), 0)
