@@ -29,13 +29,18 @@ TOL = 1.0  # pt
 CASES = {
     # the badge after the title, the QR code beside it
     "title": ("qr", ""),
+    # the same under the kernel's PDF management
+    "docmeta": ("qr", "\\DocumentMetadata{}"),
     # the corner stamp and the code under it, with the page origin moved (jheppub, PoS)
     "corner": ("qr,placement=corner", "\\hoffset=25pt\n\\voffset=-30pt\n"),
 }
 
 
 def source(options: str, preamble: str) -> str:
-    return ("\\documentclass{article}\n\\usepackage[%s]{pith}\n\\pithnumber{%s}\n%s"
+    first = ""
+    if preamble.startswith("\\DocumentMetadata"):  # before \documentclass
+        first, preamble = preamble + "\n", ""
+    return (first + "\\documentclass{article}\n\\usepackage[%s]{pith}\n\\pithnumber{%s}\n%s"
             "\\title{A Paper}\\author{A. Author}\\date{}\n"
             "\\begin{document}\n\\typeout{PAPERWIDTH=\\the\\paperwidth}\n\\maketitle\n"
             "Some text.\n\\end{document}\n"
