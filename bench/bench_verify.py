@@ -128,8 +128,8 @@ def per_record_profile(vectors, tmp: Path, k: int = 6) -> str:
 
 
 def compiled_paper(tmp: Path, vectors) -> Path:
-    """A one-page article with pith.sty's badge and QR code, linked (hyperref: without it
-    the badge is no link, a warning), compiled by pdflatex."""
+    """A one-page article with pith.sty's badge and QR code, linked through hyperref (as in
+    most papers; without it pith.sty writes the links itself), compiled by pdflatex."""
     import texbuild
     from pith_tex.include import IncludeData, render
 
