@@ -137,3 +137,72 @@ def test_values_decided_as_the_patterns(tmp_path: Path) -> None:
     for key in VALUES:
         seen = {e for (k, _), e in zip(pairs, expected) if k == key}
         assert seen == {"T", "F"}, key
+
+
+# The fast reader (the first part read for an include) checks the values of a file exactly
+# as `pith-tex fetch` writes it with code of its own, and leaves anything it does not accept
+# to the full reader above.  It must never accept a value the patterns refuse; it accepts
+# every valid value but the old-style arXiv ids (those go the full reader's way).
+FAST_DEFAULTS = {
+    "number": texrun.NUM, "year": "2025", "sha256": SHA, "arxiv-id": "2509.03047",
+    "arxiv-version": "1", "submitted-at": "2025-09-03T06:19:59Z", "primary-cat": "cs.DC",
+    "cross-cats": "cs.AI", "license": "http://creativecommons.org/licenses/by/4.0/",
+    "title-sha256": SHA, "abstract-sha256": SHA, "signature": "absent",
+    "key-id": "", "signature-hex": "",
+}
+# With signature = verified (and when testing key-id or signature-hex): the receipt's keys.
+FAST_RECEIPT = {"key-id": "pith-2026", "signature-hex": "ab" * 64}
+
+FAST_DOC = r"""\documentclass{article}
+\usepackage{pith}
+\ExplSyntaxOn
+\__pith_more_fast:
+\iow_new:N \g__test_iow
+\iow_open:Nn \g__test_iow { fast.txt }
+\ior_new:N \g__test_ior
+\ior_open:Nn \g__test_ior { values.txt }
+\cs_new_protected:Npn \__test_set:nn #1#2
+  { \cs_set_nopar:cpx { l__pith_f_#1 } { \tl_to_str:n {#2} } }
+\cs_new_protected:Npn \__test_do:w #1 = #2 \q_stop
+  {
+    \group_begin:
+      DEFAULTS
+      \bool_lazy_any:nT
+        {
+          { \str_if_eq_p:nn {#1} { key-id } }
+          { \str_if_eq_p:nn {#1} { signature-hex } }
+          { \str_if_eq_p:nn {#1 = #2} { signature = verified } }
+        }
+        { \__test_set:nn { signature } { verified } RECEIPT }
+      \cs_set_nopar:cpn { l__pith_f_#1 } {#2}
+      \__pith_f_check:
+        { \iow_now:Nn \g__test_iow { T } }
+        { \iow_now:Nn \g__test_iow { F } }
+    \group_end:
+  }
+\ior_str_map_inline:Nn \g__test_ior { \__test_do:w #1 \q_stop }
+\iow_close:N \g__test_iow
+\ExplSyntaxOff
+\begin{document}
+x
+\end{document}
+"""
+
+
+def test_fast_reader_never_accepts_more(tmp_path: Path) -> None:
+    pairs = [(key, value) for key, values in VALUES.items() for value in values]
+    (tmp_path / "values.txt").write_text(
+        "".join(f"{k}={v}\n" for k, v in pairs), encoding="utf-8")
+    defaults = "".join(r"\__test_set:nn {%s} {%s}" % kv for kv in FAST_DEFAULTS.items())
+    receipt = "".join(r"\__test_set:nn {%s} {%s}" % kv for kv in FAST_RECEIPT.items())
+    doc = FAST_DOC.replace("DEFAULTS", defaults).replace("RECEIPT", receipt)
+    build = texrun.compile_tex(tmp_path, doc, max_runs=1)
+    assert build.ok, build.describe()
+    decisions = (tmp_path / "fast.txt").read_text().split()
+    assert len(decisions) == len(pairs)
+    expected = ["T" if PATTERNS[k](v) else "F" for k, v in pairs]
+    more = [(k, v) for (k, v), d, e in zip(pairs, decisions, expected) if d == "T" != e]
+    assert not more, f"the fast reader accepts what the patterns refuse: {more}"
+    left = [(k, v) for (k, v), d, e in zip(pairs, decisions, expected) if d == "F" != e]
+    assert left == [(k, v) for k, v in pairs
+                    if k == "arxiv-id" and "/" in v and PATTERNS[k](v)], left

@@ -1,7 +1,9 @@
 """pith.sty's deferred parts: code read only on first use follows the package proper's
-``\\file_input_stop:``, in two parts, the include's reader (marker line ``|``) and the
-rest (marker line ``>``), each ending with ``\\file_input_stop:``; after them the
-LaTeXML path (marker line ``!``), which only LaTeXML reads.
+``\\file_input_stop:``: the include's fast reader (marker line ``|``), which continues
+into the QR part (marker line ``<``) when a code is asked for, the include's full reader
+(marker line ``;``) and the rest (marker line ``>``), each ending with
+``\\file_input_stop:``; after them the LaTeXML path (marker line ``!``), which only
+LaTeXML reads.
 
 A part is read by inputting pith.sty again with every character a comment character
 except its marker, so a line before the part that began with the marker would switch to
@@ -19,10 +21,11 @@ STY = Path(__file__).resolve().parents[2] / "latex" / "pith.sty"
 def test_two_marked_parts_each_after_a_stop():
     lines = STY.read_text(encoding="ascii").split("\n")
     stops = [n for n, line in enumerate(lines) if line == "\\file_input_stop:"]
-    assert len(stops) == 3
-    first, second, third = stops
-    assert lines[first + 1] == "|" and lines[second + 1] == ">" and lines[third + 1] == "!"
-    for marker, part_start in (("|", first + 1), (">", second + 1), ("!", third + 1)):
+    assert [lines[n + 1] for n in stops] == ["|", ";", ">", "!"]
+    # the QR part: between the fast reader and the full one
+    qr = lines.index("<")
+    assert stops[0] < qr < stops[1]
+    for marker, part_start in [("<", qr)] + [(lines[n + 1], n + 1) for n in stops]:
         # before its marker line, no line of the file starts with the marker
         assert not [n for n in range(part_start) if lines[n].startswith(marker)], marker
     # nothing but ASCII: the reading loops set tab, end of line and the printable range
