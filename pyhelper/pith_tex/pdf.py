@@ -644,6 +644,10 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
                      % (qr_text(number), module * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
     over = [b for b in page.images if overlaps(b, g.box)]
     over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
+    # dark paint that is not a module row (another height, or skewed): a square filled
+    # over the code, alone or in the code's own path, hides it
+    over += [r.box for r in page.rects if r.dark and overlaps(r.box, g.box) and (
+        r.skewed or abs((r.box[3] - r.box[1]) - g.module) > 0.1 * g.module)]
     over += [b for b in page.other_paint if overlaps(b, g.box)]
     over += [b for b in page.text_paint if overlaps(b, g.box)]  # glyphs (squares, ...)
     if not isinstance(claims.annots, str):  # drawn by a viewer over the page

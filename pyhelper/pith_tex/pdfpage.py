@@ -3,7 +3,8 @@
 One pass of pypdf's text extraction over page 1's content stream, with two visitors:
 pypdf decodes the text (fonts, encodings, ToUnicode maps); the visitors follow the
 graphics state next to it (transformation matrix, form XObjects, clipping, text render
-mode, font size, fill colour) and collect the filled rectangles and images.  From that:
+mode, font size, fill colour, dash array) and collect the filled rectangles (and the
+dashes of stroked axis-aligned lines) and images.  From that:
 
 * the text of page 1, and the part of it that is *visible*: shown with a text render
   mode that paints (not 3 or 7), at an effective size of at least
@@ -11,8 +12,8 @@ mode, font size, fill colour) and collect the filled rectangles and images.  Fro
   sets), in a fill colour that is not white, with its start and end (from the font's
   glyph widths: pypdf does not move the text matrix over a show) inside the crop box and
   inside the clipping area, and where each piece of it lies (the badge's links);
-* the dark filled rectangles, from which :func:`qr_matrices` rebuilds any grid of square
-  modules (a QR code drawn with rules, as pith.sty draws it);
+* the dark filled rectangles, from which :func:`qr_grids` rebuilds any grid of square
+  modules (a QR code drawn with rules, or with dashed lines as pith.sty draws it);
 * the images (XObject and inline), with the area they cover.
 
 What this cannot see (docs/verification.md): glyphs whose ToUnicode map lies (the text
@@ -42,6 +43,8 @@ MAX_OPERATIONS = 400_000
 #: Fonts, and glyph widths of all fonts together, read on page 1 to place its text.
 MAX_FONTS = 1000
 MAX_WIDTHS = 1_000_000
+#: Dashes followed along one stroked line (and elements of a dash array).
+MAX_DASHES = 4096
 
 Matrix = Tuple[float, float, float, float, float, float]
 Box = Tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -205,7 +208,8 @@ def _string_bytes(item: Any) -> bytes:
 class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
                  "space", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
-                 "font_unfollowed", "metrics", "word_space", "leading")
+                 "font_unfollowed", "metrics", "word_space", "leading",
+                 "dash")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -233,6 +237,8 @@ class _GState:
         self.metrics = _UNKNOWN_FONT  # its glyph widths: where a show ends
         self.word_space = 0.0  # Tw
         self.leading = 0.0  # TL
+        #: The dash array (d), user space: None solid, () one that is not followed.
+        self.dash: Optional[Tuple[float, ...]] = None
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
@@ -247,6 +253,7 @@ class _GState:
         gs.metrics = self.metrics
         gs.word_space = self.word_space
         gs.leading = self.leading
+        gs.dash = self.dash
         return gs
 
     def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
@@ -406,13 +413,15 @@ class Scanner:
                         self.rects.append(Rect(bbox(pts), dark, skewed))
             elif op == b"S" and len(self.segments) == 1 and len(self.path) == 2:
                 # xdvipdfmx draws a rule as one axis-aligned line stroked as wide as the
-                # rule is thick (butt caps): that is a filled rectangle
-                rect = _stroked_rule(self.segments[0], gs.cap)
-                if rect is not None:
-                    if not any(self.layers) and not self._clipped(rect):
-                        self.rects.append(Rect(rect, gs.stroke is not None
-                                               and gs.stroke >= 0.5
-                                               and gs.stroke_alpha >= MIN_ALPHA, False))
+                # rule is thick (butt caps): that is a filled rectangle; pith.sty draws a
+                # QR code's row as one such line, dashed by its runs: a rectangle a dash
+                rects = self._stroked(self.segments[0], gs, cm)
+                if rects is not None:
+                    dark = (gs.stroke is not None and gs.stroke >= 0.5
+                            and gs.stroke_alpha >= MIN_ALPHA)
+                    for rect in rects:
+                        if not any(self.layers) and not self._clipped(rect):
+                            self.rects.append(Rect(rect, dark, False))
                     self.path = []
             if self.path and (op in _STROKE or self.path_curved or not self.path_rects):
                 self.other_paint.append(bbox(self.path))
@@ -434,6 +443,40 @@ class Scanner:
         self.path_rects = []
         self.path_curved = False
         self.segments = []
+
+    def _stroked(self, seg: Tuple[Tuple[float, float], Tuple[float, float], float],
+                 gs: "_GState", cm: Any) -> Optional[List[Box]]:
+        """The rectangles an axis-aligned stroked segment paints, solid or dashed (a dash
+        array followed only under a matrix that scales both axes alike, without turning:
+        the dashes' lengths along the line are then known), or None."""
+        if gs.dash is None:
+            rect = _stroked_rule(seg, gs.cap)
+            return None if rect is None else [rect]
+        m = self._m(cm)
+        scale = abs(m[0])
+        if (not gs.dash or abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9 or not scale > 0
+                or abs(abs(m[3]) - scale) > 1e-9 * scale):
+            return None
+        (x0, y0), (x1, y1), w = seg
+        length = math.hypot(x1 - x0, y1 - y0)
+        if not math.isfinite(length) or length <= 0:
+            return None
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        rects: List[Box] = []
+        pos, i, on = 0.0, 0, True
+        while pos < length:
+            if i >= MAX_DASHES:
+                return None
+            step = gs.dash[i % len(gs.dash)] * scale
+            end = min(pos + step, length)
+            if on and (end > pos or gs.cap == 2):
+                rect = _stroked_rule(((x0 + ux * pos, y0 + uy * pos),
+                                      (x0 + ux * end, y0 + uy * end), w), gs.cap)
+                if rect is None:
+                    return None
+                rects.append(rect)
+            pos, i, on = pos + step, i + 1, not on
+        return rects
 
     def _clipped(self, box: Box) -> bool:
         """Whether the middle of *box* lies outside a clipping path set on the page (the
@@ -563,6 +606,19 @@ class Scanner:
 
     def _ts(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].rise = float(args[0])
+
+    def _dash(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``d``: a dash array of finite lengths not all zero, phase 0, is followed; an
+        empty one is a solid line; any other is not followed (its strokes are paint of
+        unknown shape)."""
+        gs = self.gs[-1]
+        gs.dash = ()
+        values = [float(v) for v in list(args[0])[:MAX_DASHES + 1]]
+        if not values:
+            gs.dash = None
+        elif (len(values) <= MAX_DASHES and float(args[1]) == 0 and sum(values) > 0
+              and all(math.isfinite(v) and v >= 0 for v in values)):
+            gs.dash = tuple(values)
 
     def _colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].fill = _darkness(args)
@@ -763,7 +819,7 @@ class Scanner:
             b"CS": self._other_stroke_colour, b"SC": self._other_stroke_colour,
             b"SCN": self._other_stroke_colour, b"w": self._width, b"J": self._cap,
             b"gs": self._ext_gstate, b"Tc": self._tc, b"TL": self._tl, b"TD": self._tl,
-            b"Tw": self._tw,
+            b"Tw": self._tw, b"d": self._dash,
             b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
             b"BDC": self._marked, b"EMC": self._marked}
         for o in _FILL | _STROKE:

@@ -95,8 +95,9 @@ class Honest:
                 "qr": ("pdflatex", "qr", False), "hide": ("pdflatex", "hide", False),
                 "linked": ("pdflatex", "qr", False),  # with hyperref: badge and code linked
                 "plain": ("pdflatex", "", False), "docmeta": ("pdflatex", "qr", True),
-                # each route draws rules its own way: pdfTeX fills rectangles, xdvipdfmx
-                # strokes lines as thick as the rule, ghostscript paints 1 x 1 image masks
+                # pith.sty draws the code as one path of rectangles in module units
+                # (pdfTeX's literal, dvipdfmx's pdf:content); ghostscript turns dvips's
+                # rectfill into one filled rectangle a run, in points
                 "qr-xelatex": ("xelatex", "qr", False), "qr-dvips": ("dvips", "qr", False),
             }[name]
             preamble = "\\usepackage{hyperref}\n" if name == "linked" else ""
@@ -177,23 +178,33 @@ def test_honest_qr_pdf_verifies(honest, name):
         assert check(doc, "xmp")["status"] == "ok"
 
 
-@pytest.mark.parametrize("name, run", [
-    ("qr-xelatex", rb"[0-9.]+ w [0-9.]+ -?[0-9.]+ m [0-9.]+ -?[0-9.]+ l S"),
-    ("qr-dvips", rb"BI\s*/IM true\s*/W 1\s*/H 1\s*/BPC 1\s*ID \x00\s*EI"),
-])
-def test_one_run_removed_on_other_routes_fails(honest, tmp_path, name, run):
+_DASHES = re.compile(rb"\[ ?([0-9. ]+?) ?\] ?0 d")  # a row's dash array, any route
+
+
+def _edit_dashes(w: Any, edit: Any) -> None:
+    """Page 1's content with the dash array of the code's middle row replaced by
+    *edit* of its lengths (list of floats -> list of floats)."""
     from pypdf.generic import DecodedStreamObject, NameObject
 
-    def edit(w):
-        page, data = _qr_stream(w)
-        runs = list(re.finditer(run, data))
-        assert len(runs) > 100, len(runs)
-        target = runs[len(runs) // 2]
-        s = DecodedStreamObject()
-        s.set_data(data[:target.start()] + data[target.end():])  # one run fewer
-        page[NameObject("/Contents")] = w._add_object(s)
+    page, data = _qr_stream(w)
+    rows = list(_DASHES.finditer(data))
+    assert len(rows) > 20, data[:3000]
+    row = rows[len(rows) // 2]
+    lengths = [float(v) for v in row.group(1).split()]
+    new = b"[%s] 0 d" % b" ".join(b"%g" % v for v in edit(lengths))
+    s = DecodedStreamObject()
+    s.set_data(data[:row.start()] + new + data[row.end():])
+    page[NameObject("/Contents")] = w._add_object(s)
 
-    code, doc, err = verify(tampered(honest.get(name), tmp_path / "q.pdf", edit))
+
+@pytest.mark.parametrize("name", ["qr", "qr-xelatex", "qr-dvips"])
+def test_one_run_removed_fails(honest, tmp_path, name):
+    def merge(a: List[float]) -> List[float]:
+        assert len(a) >= 5, a
+        return a[:1] + [a[1] + a[2] + a[3]] + a[4:]  # the second dark run becomes light
+
+    code, doc, err = verify(tampered(honest.get(name), tmp_path / "q.pdf",
+                                     lambda w: _edit_dashes(w, merge)))
     assert code == 1, doc
     assert check(doc, "qr")["status"] == "fail" and "modules differ" in check(doc, "qr")["detail"]
 
@@ -1106,22 +1117,103 @@ def _qr_stream(w: Any) -> Tuple[Any, bytes]:
     return page, page.get_contents().get_data()
 
 
-def test_one_module_changed_fails(honest, tmp_path):
+_ROW = rb"\[[0-9 ]+\]0 d [0-9]+ [0-9]+\.5 m [0-9]+ [0-9]+\.5 l S "
+
+
+def _edit_path(w: Any, edit: Any) -> None:
+    """Page 1's content with pith.sty's QR path (``q S 0 0 S T T cm 0 G 1 w 0 J <rows> Q``,
+    a row ``[D1 L2 ...]0 d L1 y.5 m SIZE y.5 l S``) changed by *edit* (bytes -> bytes)."""
     from pypdf.generic import DecodedStreamObject, NameObject
 
-    def edit(w):
-        page, data = _qr_stream(w)
-        runs = re.findall(rb"0 0 [0-9.]+ [0-9.]+ re f", data)
-        target = runs[len(runs) // 2]  # a run inside the symbol, not a finder pattern
-        s = DecodedStreamObject()
-        s.set_data(data.replace(target, target[:-1] + b"n", 1))  # no longer painted
-        page[NameObject("/Contents")] = w._add_object(s)
+    page, data = _qr_stream(w)
+    m = re.search(rb"q [0-9.]+ 0 0 [0-9.]+ [0-9.]+ [0-9.]+ cm 0 G 1 w 0 J (?:%s)+Q" % _ROW,
+                  data)
+    assert m, data[:2000]
+    s = DecodedStreamObject()
+    s.set_data(data[:m.start()] + edit(m.group(0)) + data[m.end():])
+    page[NameObject("/Contents")] = w._add_object(s)
 
-    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "q.pdf", edit))
+
+def test_one_module_changed_fails(honest, tmp_path):
+    def widen(a: List[float]) -> List[float]:
+        return [a[0] + 1, a[1] - 1] + a[2:]  # one light module after the first run dark
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "q.pdf",
+                                     lambda w: _edit_dashes(w, widen)))
     assert code == 1
     c = check(doc, "qr")
     assert c["status"] == "fail" and "modules differ" in c["detail"]
     assert c["detail"].startswith("the QR code drawn on page 1 is not the code of ")
+
+
+@pytest.mark.parametrize("how, edit", [
+    ("not painted", lambda p: p.replace(b" l S ", b" l n ")),
+    ("white", lambda p: p.replace(b" cm 0 G ", b" cm 1 G ", 1)),
+    ("round caps", lambda p: p.replace(b" 0 J ", b" 1 J ", 1)),
+    ("dashes shifted by a phase", lambda p: p.replace(b"]0 d", b"]0.5 d")),
+    ("inside a dark square", lambda p: p.replace(b" 0 J ", b" 0 J 0 g 0 0 29 29 re f ", 1)),
+])
+def test_path_a_reader_cannot_see_does_not_count(honest, tmp_path, how, edit):
+    """The code drawn as dashed lines: unpainted, white, with round caps or a dash phase
+    (dashes of other shapes or places than the modules'), or with a dark square filled
+    over it, it is not the QR code a reader sees, and verify does not say it checked
+    one."""
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "p.pdf",
+                                     lambda w: _edit_path(w, edit)))
+    c = check(doc, "qr")
+    assert c["status"] in ("warn", "fail"), c
+    assert "is the code of" not in c["detail"], c
+
+
+def test_dark_square_over_the_code_fails(honest, tmp_path):
+    """A dark square painted over part of a code (not one module high, so not one of its
+    rows) hides those modules from a scanner: not vouched for."""
+    rows = qr_rows(N)
+    square = b"0 g 410 250 20 20 re f\n"
+    bad = tampered(honest.get("plain"), tmp_path / "q.pdf",
+                   lambda w: page_ops(w, grid_ops(rows, 400, 300, 1.5) + square, font=False))
+    code, doc, err = verify(bad)
+    c = check(doc, "qr")
+    assert code == 1 and c["status"] == "fail" and "painted over" in c["detail"], c
+
+
+def test_path_scaled_below_a_scannable_module_fails(honest, tmp_path):
+    def shrink(p: bytes) -> bytes:
+        return re.sub(rb"^q [0-9.]+ 0 0 [0-9.]+ ", b"q 0.1 0 0 0.1 ", p)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "s.pdf",
+                                     lambda w: _edit_path(w, shrink)))
+    assert code == 1
+    c = check(doc, "qr")
+    assert c["status"] == "fail" and "too small to scan" in c["detail"], c
+
+
+def _stroked_runs(rows: List[str], dash: bytes, x: float = 400, y: float = 300,
+                  module: float = 1.5) -> bytes:
+    """Each dark run of *rows* as a line one module wide, with the dash setting *dash*."""
+    ops = []
+    for i, row in enumerate(rows):
+        yy = y - (i + 0.5) * module
+        for m in re.finditer("1+", row):
+            ops.append(b"q %s%.2f w 0 G %.3f %.3f m %.3f %.3f l S Q" % (
+                dash, module, x + m.start() * module, yy, x + m.end() * module, yy))
+    return b"\n".join(ops) + b"\n"
+
+
+def test_dashed_runs_are_not_read_as_solid(honest, tmp_path):
+    """The right code with every run stroked as a line dashed almost to nothing
+    ([0.05 100]): a reader sees specks, and so does the scanner, which follows dashes.
+    The same lines undashed are the code."""
+    rows = qr_rows(N)
+    bad = tampered(honest.get("plain"), tmp_path / "d.pdf", lambda w: page_ops(
+        w, _stroked_runs(rows, b"[0.05 100] 0 d "), font=False))
+    code, doc, err = verify(bad)
+    c = check(doc, "qr")
+    assert c["status"] != "ok" and "is the code of" not in c["detail"], c
+    good = tampered(honest.get("plain"), tmp_path / "s.pdf", lambda w: page_ops(
+        w, _stroked_runs(rows, b"[] 0 d "), font=False))
+    code, doc, err = verify(good)
+    assert code == 0 and check(doc, "qr")["status"] == "ok", doc
 
 
 def test_another_numbers_code_alone_fails(honest, tmp_path):
