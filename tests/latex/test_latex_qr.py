@@ -215,3 +215,111 @@ def test_qr_small_threshold_is_the_module_verify_needs(tmp_path, size, small):
     is read here.)"""
     b = build(tmp_path, "dvips", source=SMALL_DOC % (size, NUM))
     assert bool(small_qr_warning(b.log)) is small, b.log
+
+
+# -- the drawing: one path per route ----------------------------------------------------
+
+QR_SIZE_PT = 2 / 2.54 * 72  # the default qr-size, 2 cm
+# q S 0 0 S T T cm 0 G 1 w 0 J, then a row: [D1 L2 D2 ... SIZE]0 d L1 y.5 m SIZE y.5 l S
+ROW = rb"\[[0-9 ]+\]0 d [0-9]+ [0-9]+\.5 m 29 [0-9]+\.5 l S "
+PATH = re.compile(rb"q ([0-9.]+) 0 0 \1 ([0-9.]+) \2 cm 0 G 1 w 0 J ((?:%s)+)Q" % ROW)
+
+
+def pdf_rgb(pdf: Path):
+    """Page 1 rendered in colour at DPI: width, height and RGB bytes."""
+    out = pdf.with_name(pdf.stem + "-rgb")
+    subprocess.run([texrun.tool("pdftoppm"), "-r", str(DPI), "-f", "1", "-l", "1",
+                    "-singlefile", str(pdf), str(out)], check=True)
+    data = out.with_suffix(".ppm").read_bytes()
+    m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    assert m, data[:40]
+    w, h = int(m.group(1)), int(m.group(2))
+    return w, h, data[m.end():m.end() + 3 * w * h]
+
+
+def _content(pdf: Path) -> bytes:
+    import pypdf
+
+    return pypdf.PdfReader(str(pdf)).pages[0].get_contents().get_data()
+
+
+def _code_and_link(pdf: Path):
+    """The grid of modules pith-tex's scanner reads back from page 1, and the link
+    rectangle of the code (the square one)."""
+    import pypdf
+    from pith_tex.pdfpage import qr_grids, scan_page
+
+    grids, _ = qr_grids(scan_page(pypdf.PdfReader(str(pdf)).pages[0]).rects)
+    assert len(grids) == 1, grids
+    squares = [r for u, r in texrun.link_annots(pdf)
+               if u == URL and abs((r[2] - r[0]) - (r[3] - r[1])) < 0.5]
+    assert len(squares) == 1, texrun.link_annots(pdf)
+    return grids[0], squares[0]
+
+
+@pytest.mark.parametrize("route", texrun.ROUTES)
+def test_code_is_one_path_black_in_red_text(tmp_path, route):
+    """Every route, lualatex too: in red text, with hyperref's colorlinks and the
+    monochrome option, the code is black, reads back with both decoders and with
+    pith-tex verify, and fills its box: the link is the symbol with its 4-module quiet
+    zone, qr-size wide.  pdfTeX, LuaTeX and XeTeX write it in module units, a dashed
+    line a row; dvips's PostScript reaches the PDF as the same lines in points."""
+    b = build(tmp_path, route, pith_options="qr,monochrome",
+              extra_preamble="\\usepackage{xcolor}\\AtBeginDocument{\\color{red}}")
+    assert "Overfull" not in b.log and "pith Warning" not in b.log
+    assert decode(b.pdf) == [EXPECTED]
+    grid, link = _code_and_link(b.pdf)
+    module = QR_SIZE_PT / 37
+    assert abs(grid.module - module) < 0.01, grid
+    # the link is the code's box, plus hyperref's \pdflinkmargin (1 pt) but on xdvipdfmx,
+    # where pith gives the box's rectangle itself
+    margin = 0.0 if route == "xelatex" else 1.0
+    assert abs((link[2] - link[0]) - QR_SIZE_PT - 2 * margin) < 0.1, link
+    for inner, outer, sign in ((grid.box[0], link[0], 1), (grid.box[1], link[1], 1),
+                               (grid.box[2], link[2], -1), (grid.box[3], link[3], -1)):
+        assert abs(sign * (inner - outer) - 4 * module - margin) < 0.3, (grid.box, link)
+    # black modules in red text: no coloured pixel inside the code
+    ppm = pdf_rgb(b.pdf)
+    w, h, px = ppm
+    scale = DPI / 72.0
+    page_h = texrun.mediabox(b.pdf)[3]
+    x0, x1 = int(grid.box[0] * scale) + 1, int(grid.box[2] * scale) - 1
+    y0, y1 = int((page_h - grid.box[3]) * scale) + 1, int((page_h - grid.box[1]) * scale) - 1
+    coloured = [(x, y) for y in range(y0, y1) for x in range(x0, x1)
+                if max(px[3 * (y * w + x):3 * (y * w + x) + 3])
+                - min(px[3 * (y * w + x):3 * (y * w + x) + 3]) > 60]
+    assert coloured == [], coloured[:5]
+    # ... while the text around it is red
+    assert any(p[0] > 150 and p[1] < 80 for p in zip(px[0::3], px[1::3], px[2::3]))
+    content = _content(b.pdf)
+    paths = PATH.findall(content)
+    if route == "dvips":  # ghostscript writes the dashed lines in its own units
+        assert paths == [] and len(re.findall(rb"\] 0 d\s", content)) >= 29
+    else:
+        assert len(paths) == 1 and len(re.findall(ROW, paths[0][2])) == 29, paths
+        assert abs(float(paths[0][0]) - module) < 1e-3
+        assert abs(float(paths[0][1]) - 4 * module) < 1e-3
+    v = subprocess.run([sys.executable, "-m", "pith_tex", "verify", "--json", str(b.pdf)],
+                       capture_output=True, text=True)
+    qr = [c for f in json.loads(v.stdout)["files"] for c in f["checks"] if c["name"] == "qr"]
+    assert [c["status"] for c in qr] == ["ok"], v.stdout
+
+
+def test_other_backends_draw_rules(tmp_path):
+    """A backend pith does not write a path for (here dvisvgm's, whose DVI dvips can
+    still render) gets one rule a dash: the same code, the same box."""
+    src = ("\\documentclass[dvisvgm]{article}\n"
+           "\\usepackage[placement=manual]{pith}\n"
+           f"\\pithnumber{{{NUM}}}\\pagestyle{{empty}}\n"
+           "\\begin{document}\\noindent\\ExplSyntaxOn\\typeout{backend=\\c_sys_backend_str}"
+           "\\ExplSyntaxOff\n"
+           "\\setbox0\\hbox{\\pithqr}\\typeout{qrbox=\\the\\wd0,\\the\\ht0,\\the\\dp0}"
+           "\\box0\n\\end{document}\n")
+    b = build(tmp_path, "dvips", source=src)
+    assert "backend=dvisvgm" in b.log
+    size = re.search(r"qrbox=([0-9.]+)pt,([0-9.]+)pt,([0-9.]+)pt", b.log)
+    assert size, b.log[-2000:]
+    wd, ht, dp = (float(v) for v in size.groups())
+    assert wd == ht and dp == 0 and abs(wd - 2 / 2.54 * 72.27) < 0.01, size.groups()
+    assert decode(b.pdf) == [EXPECTED]
+    assert PATH.findall(_content(b.pdf)) == []
