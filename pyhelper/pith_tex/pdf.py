@@ -600,6 +600,9 @@ def _square(box: Tuple[float, float, float, float], unit: float) -> bool:
 #: printed codes (pith.sty's default 2 cm code has 0.54 mm modules).  A code below it is,
 #: like text below MIN_FONT_PT, not shown to a reader.
 MIN_QR_MODULE_PT = 0.25 / 25.4 * 72
+#: TeX rounds the module to the sp (pith.sty's floor, 46617 sp, is 0.7086604 bp) and
+#: writes it in bp to five decimals: a module this much under 0.25 mm still counts.
+QR_MODULE_ROUNDING_PT = 1e-5
 
 
 def _qr_check(claims: PdfClaims, number: str) -> Check:
@@ -638,7 +641,7 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
             and crop[1] - tol <= g.box[1] and g.box[3] <= crop[3] + tol):
         return Check("qr", FAIL, "the QR code of %s lies (partly) outside page 1's crop box"
                      % qr_text(number))
-    if not module >= MIN_QR_MODULE_PT:
+    if not module >= MIN_QR_MODULE_PT - QR_MODULE_ROUNDING_PT:
         return Check("qr", FAIL, "the QR code of %s is drawn too small to scan: %.2f mm a "
                      "module, less than %.2f mm (pith.sty's qr-size: 1 cm or more)"
                      % (qr_text(number), module * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
