@@ -94,6 +94,7 @@ def test_l3build_covers_every_message() -> None:
         "include-used": "from include",
         "qr-bad": "Invalid \\pithqrcode block",
         "no-qr": "No QR code to draw",
+        "qr-small": "QR code too small to scan",
         "badge-corner": "shipped out without the title badge",
         "no-badge": "but no \\pithbadge was used",
         "anonymous": "Package pith Info: Anonymous (",
