@@ -3,7 +3,8 @@
 One pass of pypdf's text extraction over page 1's content stream, with two visitors:
 pypdf decodes the text (fonts, encodings, ToUnicode maps); the visitors follow the
 graphics state next to it (transformation matrix, form XObjects, clipping, text render
-mode, font size, fill colour, dash array) and collect the filled rectangles (and the
+mode, font size, fill colour, line width, cap and dash array, an ExtGState's soft mask
+and transfer function) and collect the filled rectangles (and the
 dashes of stroked axis-aligned lines) and images.  From that:
 
 * the text of page 1, and the part of it that is *visible*: shown with a text render
@@ -209,7 +210,7 @@ class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
                  "space", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
-                 "dash")
+                 "dash", "smask", "transfer")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -239,6 +240,13 @@ class _GState:
         self.leading = 0.0  # TL
         #: The dash array (d), user space: None solid, () one that is not followed.
         self.dash: Optional[Tuple[float, ...]] = None
+        #: An ExtGState's soft mask (/SMask) or transfer function (/TR, /TR2), which can
+        #: hide or whiten everything painted under it: why nothing under it is counted.
+        self.smask: Optional[str] = None
+        self.transfer: Optional[str] = None
+
+    def masked(self) -> Optional[str]:
+        return self.smask or self.transfer
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
@@ -254,6 +262,8 @@ class _GState:
         gs.word_space = self.word_space
         gs.leading = self.leading
         gs.dash = self.dash
+        gs.smask = self.smask
+        gs.transfer = self.transfer
         return gs
 
     def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
@@ -334,6 +344,26 @@ def _stroked_rule(seg: Tuple[Tuple[float, float], Tuple[float, float], float],
     return None
 
 
+def _identity_transfer(value: Any) -> bool:
+    """Whether an ExtGState's /TR or /TR2 leaves colours as they are: /Identity,
+    /Default, or an exponential function from 0 to 1 of exponent 1 (one, or four alike);
+    any other function is not followed."""
+    value = value.get_object()
+    if value in ("/Identity", "/Default"):
+        return True
+    if isinstance(value, list):
+        return len(value) == 4 and all(_identity_transfer(f) for f in value)
+    try:
+        def floats(key: str, default: List[float]) -> List[float]:
+            v = value.get(key)
+            return default if v is None else [float(x) for x in v.get_object()]
+
+        return bool(int(value["/FunctionType"]) == 2 and float(value["/N"]) == 1
+                    and floats("/C0", [0.0]) == [0.0] and floats("/C1", [1.0]) == [1.0])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+
+
 def _one_pixel_mask(args: Any) -> Optional[bool]:
     """For an inline 1 x 1 image mask: whether its one sample paints; else None."""
     try:
@@ -406,7 +436,8 @@ class Scanner:
         gs = self.gs[-1]
         if op in _FILL or op in _STROKE:
             if op in _FILL and not self.path_curved and self.path_rects:
-                dark = gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
+                dark = (gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
+                        and not gs.masked())
                 for pts, skewed in self.path_rects:
                     # a module in a hidden layer, or clipped away, is not drawn
                     if not any(self.layers) and not self._clipped(bbox(pts)):
@@ -418,7 +449,7 @@ class Scanner:
                 rects = self._stroked(self.segments[0], gs, cm)
                 if rects is not None:
                     dark = (gs.stroke is not None and gs.stroke >= 0.5
-                            and gs.stroke_alpha >= MIN_ALPHA)
+                            and gs.stroke_alpha >= MIN_ALPHA and not gs.masked())
                     for rect in rects:
                         if not any(self.layers) and not self._clipped(rect):
                             self.rects.append(Rect(rect, dark, False))
@@ -492,6 +523,8 @@ class Scanner:
             return "render mode %d (invisible)" % gs.tr
         if any(self.layers):
             return "in optional content (a layer) that is off"
+        if gs.masked():
+            return "under %s, which pith-tex does not follow" % gs.masked()
         if len(self.base) > 1 and not all(math.isfinite(x) for x in self.base[-1]):
             return "an unreadable form matrix"
         m = mul(tm, self._m(cm))
@@ -655,6 +688,25 @@ class Scanner:
             if value is not None:
                 alpha = float(value)
                 setattr(gs, slot, alpha if math.isfinite(alpha) else 1.0)
+        if "/SMask" in egs:
+            gs.smask = (None if egs["/SMask"] == "/None"
+                        else "a soft mask (ExtGState /SMask)")
+        tr = "/TR2" if "/TR2" in egs else "/TR" if "/TR" in egs else None
+        if tr is not None:
+            gs.transfer = (None if _identity_transfer(egs[tr])
+                           else "a transfer function (ExtGState %s)" % tr)
+        # Line width, cap and dashes as w, J and d set them: a code's rows stroked
+        # otherwise are another picture.  One that cannot be read leaves the strokes
+        # that follow unfollowed (paint of unknown shape).
+        try:
+            for name, handler in (("/LW", self._width), ("/LC", self._cap)):
+                if name in egs:
+                    handler(op, [egs[name]], cm, tm)
+            if "/D" in egs:
+                dash = list(egs["/D"].get_object())
+                self._dash(op, [list(dash[0].get_object()), dash[1]], cm, tm)
+        except (TypeError, ValueError, OverflowError, IndexError, AttributeError):
+            gs.dash = ()
         if "/Font" in egs:
             # [font size] sets both, as Tf does.  pypdf's text extraction ignores it and
             # decodes with the font of the last Tf: the same font is followed (its new

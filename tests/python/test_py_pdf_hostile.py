@@ -1746,3 +1746,154 @@ def test_text_that_reads_as_nothing_is_not_checked(tmp_path):
     assert code == 3, doc
     c = check(doc, "badge")
     assert c["status"] == "error" and "reads as no text at all" in c["detail"], c
+
+
+# -- the rest of an ExtGState: line width, cap and dashes, soft masks, transfer functions -------
+
+def _ext_gstate(w: Any, entries: Callable[[Any], Dict[str, Any]]) -> None:
+    """An ExtGState /GSx in page 1's resources with *entries* (made with the writer)."""
+    from pypdf.generic import DictionaryObject, NameObject
+
+    res = w.pages[0]["/Resources"].get_object()
+    gs = DictionaryObject({NameObject("/Type"): NameObject("/ExtGState")})
+    gs.update({NameObject(k): v for k, v in entries(w).items()})
+    res[NameObject("/ExtGState")] = DictionaryObject({NameObject("/GSx"): gs})
+
+
+def _content(w: Any, edit: Callable[[bytes], bytes]) -> None:
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    page, data = _qr_stream(w)
+    s = DecodedStreamObject()
+    s.set_data(edit(data))
+    page[NameObject("/Contents")] = w._add_object(s)
+
+
+def _rendered(pdf: Path, tmp_path: Path) -> Tuple[str, int]:
+    """What poppler draws of page 1: the text zbar reads from it (300 dpi) and how many
+    dark pixels it has (a 50 dpi grey render)."""
+    subprocess.run([texbuild.tool("pdftoppm"), "-r", "300", "-f", "1", "-l", "1", "-png",
+                    str(pdf), str(tmp_path / "page")], check=True)
+    read = subprocess.run([texbuild.tool("zbarimg"), "-q", "--raw",
+                           str(next(tmp_path.glob("page*.png")))],
+                          capture_output=True, text=True).stdout
+    subprocess.run([texbuild.tool("pdftoppm"), "-r", "50", "-gray", "-f", "1", "-l", "1",
+                    str(pdf), str(tmp_path / "grey")], check=True)
+    pgm = next(tmp_path.glob("grey*.pgm")).read_bytes().split(b"\n", 3)[3]
+    return read, sum(1 for b in pgm if b < 128)
+
+
+def _number(v: float) -> Any:
+    from pypdf.generic import FloatObject
+
+    return FloatObject(v)
+
+
+def _name(name: str) -> Any:
+    from pypdf.generic import NameObject
+
+    return NameObject(name)
+
+
+def _white_function(w: Any) -> Any:
+    """A transfer function that maps every level to 1: everything painted is white."""
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
+
+    return DictionaryObject({
+        NameObject("/FunctionType"): NumberObject(2),
+        NameObject("/Domain"): ArrayObject([NumberObject(0), NumberObject(1)]),
+        NameObject("/C0"): ArrayObject([NumberObject(1)]),
+        NameObject("/C1"): ArrayObject([NumberObject(1)]), NameObject("/N"): NumberObject(1)})
+
+
+def _empty_soft_mask(w: Any) -> Any:
+    """A soft mask whose group paints nothing: its alpha is 0 everywhere."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
+
+    group = DecodedStreamObject()
+    group.set_data(b"")
+    group.update({NameObject("/Type"): NameObject("/XObject"),
+                  NameObject("/Subtype"): NameObject("/Form"),
+                  NameObject("/BBox"): ArrayObject([_number(v) for v in (0, 0, 1000, 1000)]),
+                  NameObject("/Group"): DictionaryObject({
+                      NameObject("/S"): NameObject("/Transparency")})})
+    return DictionaryObject({NameObject("/Type"): NameObject("/Mask"),
+                             NameObject("/S"): NameObject("/Alpha"),
+                             NameObject("/G"): w._add_object(group)})
+
+
+def _dash_entry(w: Any) -> Any:
+    from pypdf.generic import ArrayObject
+
+    return ArrayObject([ArrayObject([_number(0.02), _number(0.98)]), _number(0)])
+
+
+# (ExtGState entries, where /GSx gs goes in the code's drawing)
+_STROKE_STATES = {
+    "line-width": (lambda w: {"/LW": _number(0.02)}, (b" 1 w 0 J", b" 1 w 0 J /GSx gs")),
+    "round-caps": (lambda w: {"/LC": _number(1)}, (b" 1 w 0 J", b" 1 w 0 J /GSx gs")),
+    "dashes": (lambda w: {"/D": _dash_entry(w)}, (b"]0 d ", b"]0 d /GSx gs ")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_STROKE_STATES))
+def test_a_stroke_changed_by_an_extgstate_is_not_the_code(honest, tmp_path, case):
+    """An ExtGState sets the line width (/LW), cap (/LC) and dash pattern (/D) as w, J
+    and d do: the code's rows stroked as hairlines, with round caps or other dashes are
+    not the code pith.sty drew, and no scanner reads it."""
+    entries, (old, new) = _STROKE_STATES[case]
+
+    def edit(w: Any) -> None:
+        _ext_gstate(w, entries)
+        _content(w, lambda data: data.replace(old, new))
+
+    bad = tampered(honest.get("qr"), tmp_path / "s.pdf", edit)
+    read, dark = _rendered(bad, tmp_path)
+    assert N not in read, read  # poppler's rendering is no longer the code
+    code, doc, err = verify(bad)
+    assert check(doc, "qr")["status"] != "ok", doc
+
+
+_HIDING_STATES = {
+    "soft-mask": (lambda w: {"/SMask": _empty_soft_mask(w)}, "soft mask"),
+    "transfer": (lambda w: {"/TR": _white_function(w)}, "transfer function"),
+    "transfer2": (lambda w: {"/TR2": _white_function(w)}, "transfer function"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_HIDING_STATES))
+def test_a_page_hidden_by_an_extgstate_is_not_verified(honest, tmp_path, case):
+    """A soft mask (/SMask) or a transfer function (/TR, /TR2) set before the page's
+    content can hide all of it: poppler draws a blank page.  Neither the badge nor the
+    code is vouched for."""
+    entries, words = _HIDING_STATES[case]
+
+    def edit(w: Any) -> None:
+        _ext_gstate(w, entries)
+        _content(w, lambda data: b"/GSx gs\n" + data)
+
+    bad = tampered(honest.get("qr"), tmp_path / "h.pdf", edit)
+    read, dark = _rendered(bad, tmp_path)
+    assert (read, dark) == ("", 0)  # a blank page in a viewer
+    code, doc, err = verify(bad)
+    assert code == 1, doc
+    badge = check(doc, "badge")
+    assert badge["status"] == "fail" and words in badge["detail"], badge
+    assert check(doc, "qr")["status"] != "ok", doc
+
+
+@pytest.mark.parametrize("entries", [
+    lambda w: {"/SMask": _name("/None"), "/TR": _name("/Identity"),
+               "/TR2": _name("/Default"), "/LW": _number(1)},
+    lambda w: {"/SMask": _empty_soft_mask(w)},
+], ids=["identity", "restored"])
+def test_an_extgstate_that_hides_nothing_still_verifies(honest, tmp_path, entries):
+    """The reverse: no soft mask, identity transfer functions, or a soft mask restored
+    (Q) before the badge and the code, as a faded figure's: a real pith PDF verifies."""
+    def edit(w: Any) -> None:
+        _ext_gstate(w, entries)
+        _content(w, lambda data: b"q /GSx gs 0 0 10 10 re f Q\n" + data)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "n.pdf", edit))
+    assert code == 0, doc
+    assert check(doc, "qr")["status"] == "ok" and check(doc, "badge")["status"] == "ok", doc
