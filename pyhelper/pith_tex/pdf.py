@@ -59,7 +59,7 @@ from .identifier import URL_BASE
 from .pdfmeta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .pdflinks import Link, link_areas, link_problem, link_texts
 from .pdfpage import (MIN_FONT_PT, Box, PageScan, TooComplex, Unfollowed, overlaps, qr_grids,
-                      scan_annotations, scan_page)
+                      scan_annotations, scan_page, turns)
 
 if TYPE_CHECKING:
     from .keys import Keyring
@@ -622,12 +622,14 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
     from .qr import qr_rows, qr_text
 
     want = qr_rows(number)
-    good = [g for g in grids if g.rows == want]
-    bad = [g for g in grids if g.rows != want]
+    wants = turns(want)  # a code turned a quarter (a landscape page) reads the same
+    good = [g for g in grids if g.rows in wants]
+    bad = [g for g in grids if g.rows not in wants]
     if not good:
         g = bad[0]
         if len(g.rows) == len(want):
-            diff = sum(a != b for r, w in zip(g.rows, want) for a, b in zip(r, w))
+            diff = min(sum(a != b for r, w in zip(g.rows, t) for a, b in zip(r, w))
+                       for t in wants)
             how = "%d of its %d modules differ" % (diff, len(want) ** 2)
         else:
             how = "it is %d x %d modules, the code is %d x %d" % (
@@ -649,8 +651,10 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
     over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
     # dark paint that is not a module row (another height, or skewed): a square filled
     # over the code, alone or in the code's own path, hides it
+    # (a turned code's runs are one module wide)
+    across = 0 if g.turned else 1
     over += [r.box for r in page.rects if r.dark and overlaps(r.box, g.box) and (
-        r.skewed or abs((r.box[3] - r.box[1]) - g.module) > 0.1 * g.module)]
+        r.skewed or abs((r.box[2 + across] - r.box[across]) - g.module) > 0.1 * g.module)]
     over += [b for b in page.other_paint if overlaps(b, g.box)]
     over += [b for b in page.text_paint if overlaps(b, g.box)]  # glyphs (squares, ...)
     if not isinstance(claims.annots, str):  # drawn by a viewer over the page

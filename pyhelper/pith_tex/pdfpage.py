@@ -478,15 +478,20 @@ class Scanner:
     def _stroked(self, seg: Tuple[Tuple[float, float], Tuple[float, float], float],
                  gs: "_GState", cm: Any) -> Optional[List[Box]]:
         """The rectangles an axis-aligned stroked segment paints, solid or dashed (a dash
-        array followed only under a matrix that scales both axes alike, without turning:
-        the dashes' lengths along the line are then known), or None."""
+        array followed only under a matrix that scales both axes alike, turning by a
+        multiple of a quarter or not at all: the dashes' lengths along the line are then
+        known), or None."""
         if gs.dash is None:
             rect = _stroked_rule(seg, gs.cap)
             return None if rect is None else [rect]
         m = self._m(cm)
-        scale = abs(m[0])
-        if (not gs.dash or abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9 or not scale > 0
-                or abs(abs(m[3]) - scale) > 1e-9 * scale):
+        # (a page or box turned a quarter, dvips's landscape or lscape's, turns the
+        # rows into columns: the lengths along the line scale alike)
+        a, b, c, d = (m[0], m[3], m[1], m[2]) if abs(m[1]) <= 1e-9 else (
+            m[1], m[2], m[0], m[3])
+        scale = abs(a)
+        if (not gs.dash or abs(c) > 1e-9 or abs(d) > 1e-9 or not scale > 0
+                or abs(abs(b) - scale) > 1e-9 * scale):
             return None
         (x0, y0), (x1, y1), w = seg
         length = math.hypot(x1 - x0, y1 - y0)
@@ -1150,6 +1155,9 @@ class Grid(NamedTuple):
     rows: List[str]  # "1" dark, "0" light
     box: Box
     module: float  # points
+    #: Read from runs down the page (a code turned a quarter): *rows* are then the code
+    #: turned, and its runs are one module wide.
+    turned: bool = False
 
 
 def _valid_size(n: int) -> bool:
@@ -1215,8 +1223,39 @@ def _near_groups(boxes: List[Box], reach: float) -> List[List[Box]]:
 def qr_grids(rects: List[Rect]) -> Tuple[List[Grid], int]:
     """Every square grid of modules drawn by dark axis-aligned rectangles one module high
     and whole modules wide (one rectangle per run of dark modules, as pith.sty draws
-    them), and how many such groups did not make a grid."""
-    grids: List[Grid] = []
+    them), and how many such groups did not make a grid; then the grids read from runs one
+    module wide (a page turned a quarter, dvips's landscape: the grid's rows are the code
+    turned, Grid.turned)."""
+    flat, odd = _grids(rects)
+    # turned a quarter clockwise, (x, y) -> (y, -x); the grids' boxes turned back
+    turned, _ = _grids([r._replace(box=(r.box[1], -r.box[2], r.box[3], -r.box[0]))
+                        for r in rects])
+    turned = [(g._replace(box=(-g.box[3], g.box[0], -g.box[1], g.box[2]), turned=True), runs)
+              for g, runs in turned]
+    # One drawing read both ways: a code's single modules are squares either way, so
+    # the wrong reading is a grid of squares alone (a QR code's finder patterns have runs
+    # of 7 along and across); a drawing of squares alone is read along the page.
+    grids = [g for g, runs in flat
+             if runs or not any(r and overlaps(g.box, t.box) for t, r in turned)]
+    grids += [t for t, runs in turned
+              if not any(overlaps(t.box, g.box) and (r or not runs) for g, r in flat)]
+    return grids, odd
+
+
+def turns(rows: List[str]) -> List[List[str]]:
+    """*rows* turned by 0, 1, 2 and 3 quarters (a scanner reads a code in any of them)."""
+    out = [rows]
+    for _ in range(3):
+        last = out[-1]
+        out.append(["".join(last[len(last) - 1 - j][i] for j in range(len(last)))
+                    for i in range(len(last[0]))] if last else [])
+    return out
+
+
+def _grids(rects: List[Rect]) -> Tuple[List[Tuple[Grid, bool]], int]:
+    """The grids of :func:`qr_grids` read from runs along the page, each with whether
+    one of its runs is longer than a module."""
+    grids: List[Tuple[Grid, bool]] = []
     odd = 0
     groups = []
     for cluster in _clusters(rects):
@@ -1255,6 +1294,7 @@ def qr_grids(rects: List[Rect]) -> Tuple[List[Grid], int]:
         if not whole:
             odd += 1
             continue
-        grids.append(Grid(["".join("1" if c else "0" for c in row) for row in cells],
-                          (x0, y0, x1, y1), pitch))
+        grids.append((Grid(["".join("1" if c else "0" for c in row) for row in cells],
+                           (x0, y0, x1, y1), pitch),
+                      any(b[2] - b[0] > 1.5 * pitch for b in boxes)))
     return grids, odd

@@ -323,3 +323,25 @@ def test_other_backends_draw_rules(tmp_path):
     assert wd == ht and dp == 0 and abs(wd - 2 / 2.54 * 72.27) < 0.01, size.groups()
     assert decode(b.pdf) == [EXPECTED]
     assert PATH.findall(_content(b.pdf)) == []
+
+
+# A page turned a quarter: dvips's landscape special turns the whole page's content (the
+# code's rows become columns in the PDF), lscape's landscape environment turns its content
+# with a matrix.  A scanner reads a code in any of its four turns; verify must vouch for it.
+TURNED = {
+    "dvips": "\\AtBeginDvi{\\special{landscape}}\n",
+    "pdflatex": "\\usepackage{lscape}\n",
+}
+
+
+@pytest.mark.parametrize("route", sorted(TURNED))
+def test_a_code_turned_a_quarter_is_vouched_for(tmp_path, route):
+    src = ("\\documentclass{article}\n%s\\usepackage[qr]{pith}\n\\pithnumber{%s}\n"
+           "\\title{A Paper}\\author{A. Author}\\date{}\n\\begin{document}\n%s"
+           "\\maketitle\nSome text.\n%s\\end{document}\n"
+           % (TURNED[route], NUM, "\\begin{landscape}\n" if route == "pdflatex" else "",
+              "\\end{landscape}\n" if route == "pdflatex" else ""))
+    b = build(tmp_path, route, source=src)
+    assert decode(b.pdf) == [EXPECTED]  # what a phone reads from the rendered page
+    qr = verify_qr(b.pdf)
+    assert qr["status"] == "ok", qr

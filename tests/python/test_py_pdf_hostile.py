@@ -1727,6 +1727,32 @@ def test_every_real_numbers_code_is_read_back_exactly():
             assert [g.rows for g in grids] == [rows] and odd == 0, (v["number"], module)
 
 
+def test_every_real_numbers_code_turned_is_read_back_exactly():
+    # The same code turned a quarter (dvips's landscape): runs down the page, one grid
+    # read from them, the code turned, and its box the code's.  Its mirror image (rows
+    # drawn as columns in their order) is another picture, never taken for the code.
+    from pith_tex.pdfpage import Rect, qr_grids, turns
+
+    for v in recorded.load_vectors():
+        if not v.get("number"):
+            continue
+        rows = qr_rows(v["number"])
+        module = 1.532
+        n = len(rows)  # row i drawn as column n - 1 - i, top down: turned clockwise
+        rects = [Rect((100 + (n - 1 - i) * module, 500 - m.end() * module,
+                       100 + (n - i) * module, 500 - m.start() * module), True, False)
+                 for i, row in enumerate(rows) for m in re.finditer("1+", row)]
+        grids, odd = qr_grids(rects)
+        assert len(grids) == 1 and grids[0].turned, (v["number"], grids)
+        assert grids[0].rows in turns(rows) and grids[0].rows != rows, v["number"]
+        side = len(rows) * module
+        assert grids[0].box == pytest.approx((100, 500 - side, 100 + side, 500)), grids[0]
+        mirrored = [r._replace(box=(200 - r.box[2], r.box[1], 200 - r.box[0], r.box[3]))
+                    for r in rects]
+        grids, odd = qr_grids(mirrored)
+        assert len(grids) == 1 and grids[0].rows not in turns(rows), v["number"]
+
+
 def test_text_that_reads_as_nothing_is_not_checked(tmp_path):
     # a page whose only text is drawn with a font whose codes map to nothing readable:
     # the badge could be there or not; that is said, not counted as "no badge"
@@ -1897,3 +1923,33 @@ def test_an_extgstate_that_hides_nothing_still_verifies(honest, tmp_path, entrie
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "n.pdf", edit))
     assert code == 0, doc
     assert check(doc, "qr")["status"] == "ok" and check(doc, "badge")["status"] == "ok", doc
+
+
+def _turned(w: Any) -> None:
+    """Page 1's content turned a quarter (as dvips's landscape special turns a page):
+    the code's rows become columns, still inside the page."""
+    _content(w, lambda data: b"q 0 1 -1 0 792 0 cm\n" + data + b"\nQ\n")
+
+
+@pytest.mark.parametrize("removed", [False, True], ids=["honest", "run-removed"])
+def test_a_turned_code_is_read_turned(honest, tmp_path, removed):
+    """A code turned a quarter is the same code to a scanner, and verify reads it so; a
+    turned code with one run removed still fails, module by module."""
+    def merge(a: List[float]) -> List[float]:
+        return a[:1] + [a[1] + a[2] + a[3]] + a[4:]
+
+    def edit(w: Any) -> None:
+        if removed:
+            _edit_dashes(w, merge)
+        _turned(w)
+
+    bad = tampered(honest.get("qr"), tmp_path / "t.pdf", edit)
+    if not removed:  # (with a run removed, error correction still reads the number)
+        read, dark = _rendered(bad, tmp_path)
+        assert N in read, read
+    code, doc, err = verify(bad)
+    qr = check(doc, "qr")
+    if removed:
+        assert code == 1 and qr["status"] == "fail" and "modules differ" in qr["detail"], qr
+    else:
+        assert qr["status"] == "ok", qr
