@@ -44,6 +44,9 @@ MAX_OPERATIONS = 400_000
 #: Fonts, and glyph widths of all fonts together, read on page 1 to place its text.
 MAX_FONTS = 1000
 MAX_WIDTHS = 1_000_000
+#: The widest glyph of the standard 14 fonts (em): where a show in one of them without
+#: /Widths may end.
+MAX_STANDARD_WIDTH = 1.02
 #: Dashes followed along one stroked line (and elements of a dash array).
 MAX_DASHES = 4096
 
@@ -131,7 +134,8 @@ class PageScan(NamedTuple):
 class _Metrics:
     """The advance widths of one font's glyphs, in em, from its dictionary: viewers place
     glyphs by them (/Widths and /FirstChar, a descendant CID font's /W and /DW, a Type 3
-    font's /FontMatrix); 0.5 em for a glyph they do not give (0.6 in Courier)."""
+    font's /FontMatrix); a simple font without /Widths (a standard font, placed by its own
+    metrics): 0.6 em in Courier, else the widest a standard font's glyph is."""
 
     __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale")
 
@@ -163,8 +167,14 @@ class _Metrics:
                 self.default = float(desc.get("/MissingWidth", 0)) * self.scale
             elif "Courier" in str(font.get("/BaseFont", "")):
                 self.default = 0.6
+            else:
+                # A standard font without /Widths: viewers use its own metrics, up to
+                # Helvetica's @ (1.015 em).  Where a show ends is then taken as far as it
+                # could be (0.5 em put a number running off the page inside it).
+                self.default = MAX_STANDARD_WIDTH
         except Exception:
-            pass  # what was read so far, the rest at the defaults
+            # what was read so far, the rest as wide as a standard font's glyph can be
+            self.default = max(self.default, MAX_STANDARD_WIDTH)
 
     def _cid_widths(self, w: Any) -> None:
         items = list(w.get_object())[:65536] if w is not None else []

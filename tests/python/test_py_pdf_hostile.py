@@ -1056,6 +1056,23 @@ def test_a_badge_running_off_the_page_is_not_visible(honest, tmp_path, x, shown)
     badge_seen_or_refused(pdf, shown, "running out of the crop box")
 
 
+def test_a_standard_font_without_widths_running_off_the_page_is_not_visible(honest, tmp_path):
+    """Helvetica without /Widths: viewers place its glyphs by the font's own metrics
+    (0.56 to 0.94 em for the badge's characters), wider than the 0.5 em verify assumed.
+    Started 195 pt from the right edge, the number's last characters are off the page
+    in poppler, so the badge is not shown whole; a link over it changes nothing."""
+    def edit(w: Any) -> None:
+        right = float(w.pages[0].mediabox[2])
+        page_ops(w, text_ops(CLAIMED, right - 195, 700, 10))
+        _link_over((right - 197, 695, right, 712), "https://pith.science/pith/" + N)(w)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "h.pdf", edit)
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
+                           text=True).stdout
+    assert CLAIMED[:-6] in shown and CLAIMED not in shown, shown  # cut at the page's edge
+    badge_seen_or_refused(pdf, False, "running out of the crop box")
+
+
 def test_font_widths_are_read_within_a_bound(honest, tmp_path):
     """20 CID fonts sharing one /W array of 65,536 widths: past a million widths read the
     page is 'too complex', not read with glyphs placed at a guess."""
