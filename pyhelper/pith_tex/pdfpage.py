@@ -135,12 +135,15 @@ class _Metrics:
     """The advance widths of one font's glyphs, in em, from its dictionary: viewers place
     glyphs by them (/Widths and /FirstChar, a descendant CID font's /W and /DW, a Type 3
     font's /FontMatrix); a simple font without /Widths (a standard font, placed by its own
-    metrics): 0.6 em in Courier, else the widest a standard font's glyph is."""
+    metrics): 0.6 em in Courier, else the widest a standard font's glyph is; a Type 0
+    font with another CMap than Identity-H/V: a glyph a byte, each the font's widest."""
 
-    __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale")
+    __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale", "bound")
 
     def __init__(self, font: Any = None) -> None:
         self.two_byte = False
+        #: The widths are a bound, not the glyphs' own (a CID font's codes not read).
+        self.bound = False
         self.first = 0
         self.widths: List[float] = []
         self.cids: Dict[int, float] = {}
@@ -156,6 +159,12 @@ class _Metrics:
                 desc = font["/DescendantFonts"][0].get_object()
                 self.default = float(desc.get("/DW", 1000)) * 0.001
                 self._cid_widths(desc.get("/W"))
+                if font.get("/Encoding") not in ("/Identity-H", "/Identity-V"):
+                    # Another CMap reads codes of its own lengths (one byte, ...): at
+                    # most a glyph a byte, each at most the widest of the font.
+                    self.two_byte, self.bound = False, True
+                    self.default = max([self.default, *self.cids.values()])
+                    self.cids = {}
                 return
             if subtype == "/Type3":
                 self.scale = float(font["/FontMatrix"][0])
@@ -811,7 +820,8 @@ class Scanner:
                 glyphs += 1
                 total += w * gs.size + gs.char_space
                 if code == 32 and not metrics.two_byte:
-                    total += gs.word_space
+                    # (a byte 32 of a bound need not be a code 32: not pulled back)
+                    total += max(gs.word_space, 0.0) if metrics.bound else gs.word_space
         return total * gs.hscale / 100, glyphs, em
 
     def _show_done(self) -> None:

@@ -1970,3 +1970,69 @@ def test_a_turned_code_is_read_turned(honest, tmp_path, removed):
         assert code == 1 and qr["status"] == "fail" and "modules differ" in qr["detail"], qr
     else:
         assert qr["status"] == "ok", qr
+
+
+_ONE_BYTE_CMAP = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
+/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def
+/CMapName /OneByte def /CMapType 1 def
+1 begincodespacerange <00> <FF> endcodespacerange
+1 begincidrange <00> <FF> 0 endcidrange
+endcmap CMapName currentdict /CMap defineresource pop end end"""
+_ONE_BYTE_UNICODE = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
+/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+/CMapName /Adobe-Identity-UCS def /CMapType 2 def
+1 begincodespacerange <00> <FF> endcodespacerange
+1 beginbfrange <20> <7E> <0020> endbfrange
+endcmap CMapName currentdict /CMap defineresource pop end end"""
+
+
+def _one_byte_type0(w: Any) -> None:
+    """A Type 0 font /F1B in page 1's resources whose encoding CMap reads one byte a
+    glyph (its CIDs 1 em wide), with a ToUnicode map to ASCII."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               NameObject, NumberObject, TextStringObject)
+
+    def stream(data: bytes, **extra: Any) -> Any:
+        s = DecodedStreamObject()
+        s.set_data(data)
+        s.update({NameObject(k): v for k, v in extra.items()})
+        return w._add_object(s)
+
+    info = DictionaryObject({NameObject("/Registry"): TextStringObject("Adobe"),
+                             NameObject("/Ordering"): TextStringObject("Identity"),
+                             NameObject("/Supplement"): NumberObject(0)})
+    cid = DictionaryObject({NameObject("/Type"): NameObject("/Font"),
+                            NameObject("/Subtype"): NameObject("/CIDFontType2"),
+                            NameObject("/BaseFont"): NameObject("/Helvetica"),
+                            NameObject("/CIDSystemInfo"): info,
+                            NameObject("/DW"): NumberObject(1000)})
+    font = DictionaryObject({
+        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type0"),
+        NameObject("/BaseFont"): NameObject("/Helvetica"),
+        NameObject("/Encoding"): stream(_ONE_BYTE_CMAP, **{
+            "/Type": NameObject("/CMap"), "/CMapName": NameObject("/OneByte"),
+            "/CIDSystemInfo": info}),
+        NameObject("/DescendantFonts"): ArrayObject([w._add_object(cid)]),
+        NameObject("/ToUnicode"): stream(_ONE_BYTE_UNICODE)})
+    page_ops(w, b"")
+    res = w.pages[0]["/Resources"].get_object()
+    res["/Font"].get_object()[NameObject("/F1B")] = w._add_object(font)
+
+
+@pytest.mark.parametrize("left, shown", [(250, False), (500, True)], ids=["runs-off", "inside"])
+def test_a_cid_font_read_a_byte_a_glyph_running_off_the_page(honest, tmp_path, left, shown):
+    """A Type 0 font whose encoding CMap is not Identity-H/V reads codes of its own
+    lengths (here one byte a glyph, each 1 em): read as two bytes a glyph, the number
+    ended half-way, inside the page, while poppler cuts it at the page's edge."""
+    def edit(w: Any) -> None:
+        right = float(w.pages[0].mediabox[2])
+        _one_byte_type0(w)
+        page_ops(w, b"q BT /F1B 10 Tf %g 700 Td (%s) Tj ET Q\n"
+                 % (right - left, CLAIMED.encode()), font=False)
+        _link_over((right - left - 2, 695, right, 712), "https://pith.science/pith/" + N)(w)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "c.pdf", edit)
+    text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
+                          text=True).stdout
+    assert (CLAIMED in text) is shown, text  # what poppler shows of it
+    badge_seen_or_refused(pdf, shown, "running out of the crop box")
