@@ -138,10 +138,14 @@ class _Metrics:
     metrics): 0.6 em in Courier, else the widest a standard font's glyph is; a Type 0
     font with another CMap than Identity-H/V: a glyph a byte, each the font's widest."""
 
-    __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale", "bound")
+    __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale", "bound",
+                 "vertical")
 
     def __init__(self, font: Any = None) -> None:
         self.two_byte = False
+        #: Written vertically (a Type 0 font's CMap -V, /WMode 1): where a show ends is
+        #: not followed.
+        self.vertical = False
         #: The widths are a bound, not the glyphs' own (a CID font's codes not read).
         self.bound = False
         self.first = 0
@@ -159,7 +163,11 @@ class _Metrics:
                 desc = font["/DescendantFonts"][0].get_object()
                 self.default = float(desc.get("/DW", 1000)) * 0.001
                 self._cid_widths(desc.get("/W"))
-                if font.get("/Encoding") not in ("/Identity-H", "/Identity-V"):
+                encoding = font.get("/Encoding")
+                # (a vertical CMap: glyphs advance down the page, not placed here)
+                self.vertical = (str(encoding).endswith("-V") if not hasattr(
+                    encoding, "get") else encoding.get("/WMode") == 1)
+                if encoding not in ("/Identity-H", "/Identity-V"):
                     # Another CMap reads codes of its own lengths (one byte, ...): at
                     # most a glyph a byte, each at most the widest of the font.
                     self.two_byte, self.bound = False, True
@@ -783,6 +791,8 @@ class Scanner:
             if all(math.isfinite(v) for v in box):
                 self.text_paint.append(box)
         why = self._why_hidden(cm, tm)
+        if why is None and gs.metrics.vertical:
+            why = "written vertically (a vertical CMap), which pith-tex does not follow"
         if why is None and op == b"TJ" and _pulled_back(args[0]):
             why = "glyphs drawn over each other (TJ moves them back)"
         if why is None and glyphs >= 2 and em < 0.2 * glyphs:

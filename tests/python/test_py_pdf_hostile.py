@@ -2036,3 +2036,51 @@ def test_a_cid_font_read_a_byte_a_glyph_running_off_the_page(honest, tmp_path, l
                           text=True).stdout
     assert (CLAIMED in text) is shown, text  # what poppler shows of it
     badge_seen_or_refused(pdf, shown, "running out of the crop box")
+
+
+_TWO_BYTE_UNICODE = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
+/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+/CMapName /Adobe-Identity-UCS def /CMapType 2 def
+1 begincodespacerange <0000> <FFFF> endcodespacerange
+1 beginbfrange <0020> <007E> <0020> endbfrange
+endcmap CMapName currentdict /CMap defineresource pop end end"""
+
+
+@pytest.mark.parametrize("encoding", ["/Identity-V", "/Identity-H"])
+def test_a_number_written_vertically_is_not_placed(honest, tmp_path, encoding):
+    """Identity-V writes a Type 0 font's glyphs down the page: started 150 pt above the
+    bottom, most of the number is below the page in poppler.  Vertical text is not
+    followed, so not visible; the same show written across (Identity-H) is."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               NameObject, NumberObject, TextStringObject)
+
+    def edit(w: Any) -> None:
+        unicode = DecodedStreamObject()
+        unicode.set_data(_TWO_BYTE_UNICODE)
+        info = DictionaryObject({NameObject("/Registry"): TextStringObject("Adobe"),
+                                 NameObject("/Ordering"): TextStringObject("Identity"),
+                                 NameObject("/Supplement"): NumberObject(0)})
+        cid = DictionaryObject({NameObject("/Type"): NameObject("/Font"),
+                                NameObject("/Subtype"): NameObject("/CIDFontType2"),
+                                NameObject("/BaseFont"): NameObject("/Helvetica"),
+                                NameObject("/CIDSystemInfo"): info,
+                                NameObject("/DW"): NumberObject(600)})
+        font = DictionaryObject({
+            NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type0"),
+            NameObject("/BaseFont"): NameObject("/Helvetica"),
+            NameObject("/Encoding"): NameObject(encoding),
+            NameObject("/DescendantFonts"): ArrayObject([w._add_object(cid)]),
+            NameObject("/ToUnicode"): w._add_object(unicode)})
+        page_ops(w, b"")
+        w.pages[0]["/Resources"].get_object()["/Font"].get_object()[
+            NameObject("/FV")] = w._add_object(font)
+        codes = "".join("%04X" % ord(c) for c in CLAIMED).encode()
+        page_ops(w, b"q BT /FV 10 Tf 100 150 Td <%s> Tj ET Q\n" % codes, font=False)
+        _link_over((95, 0, 400, 165), "https://pith.science/pith/" + N)(w)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "v.pdf", edit)
+    vertical = encoding.endswith("-V")
+    text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
+                          text=True).stdout
+    assert (CLAIMED in text) is not vertical, text  # poppler: cut at the page's bottom
+    badge_seen_or_refused(pdf, not vertical, "written vertically")
