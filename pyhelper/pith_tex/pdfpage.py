@@ -356,6 +356,17 @@ def _pulled_back(array: Any) -> bool:
     return False
 
 
+def _scale(m: Matrix) -> float:
+    """How a matrix scales a line's width whichever way the line runs: its scale when it
+    scales both axes alike (turning by a multiple of a quarter or not at all), else 0 (a
+    matrix that squeezes one way makes a stroke thinner across some lines than its mean
+    scale says: not a rule of known thickness)."""
+    for a, d, b, c in ((m[0], m[3], m[1], m[2]), (m[1], m[2], m[0], m[3])):
+        if abs(b) <= 1e-9 and abs(c) <= 1e-9 and abs(abs(a) - abs(d)) <= 1e-6 * abs(a):
+            return abs(a)
+    return 0.0
+
+
 def _stroked_rule(seg: Tuple[Tuple[float, float], Tuple[float, float], float],
                   cap: int) -> Optional[Box]:
     """The rectangle an axis-aligned line segment of width *w* paints with butt (0) or
@@ -624,8 +635,7 @@ class Scanner:
         if op != b"m":
             self.path_curved = True
             if op == b"l" and start is not None:  # a rule may be one stroked segment
-                scale = math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
-                self.segments.append((start, self.path[-1], self.gs[-1].width * scale))
+                self.segments.append((start, self.path[-1], self.gs[-1].width * _scale(m)))
 
     def _clip(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.clip_next = True

@@ -2084,3 +2084,30 @@ def test_a_number_written_vertically_is_not_placed(honest, tmp_path, encoding):
                           text=True).stdout
     assert (CLAIMED in text) is not vertical, text  # poppler: cut at the page's bottom
     badge_seen_or_refused(pdf, not vertical, "written vertically")
+
+
+def _stroked_code(squeeze: float) -> bytes:
+    """The claimed number's code drawn as xdvipdfmx draws rules, one solid line a run
+    stroked as thick as a module, under a matrix that squeezes the page's height by
+    *squeeze* (the lines' places and width chosen so that the rows still fall a module
+    apart and sqrt(det) times the width is a module)."""
+    rows = qr_rows(N)
+    module, x0, top = 3.0, 100.0, 700.0
+    out = [b"q 0 G 0 J 1 0 0 %g 0 0 cm %g w" % (squeeze, module / squeeze ** 0.5)]
+    for i, row in enumerate(rows):
+        y = (top - (i + 0.5) * module) / squeeze
+        out += [b"%g %g m %g %g l S" % (x0 + m.start() * module, y, x0 + m.end() * module, y)
+                for m in re.finditer("1+", row)]
+    return b"\n".join(out + [b"Q\n"])
+
+
+@pytest.mark.parametrize("squeeze", [1.0, 0.1], ids=["plain", "squeezed"])
+def test_lines_stroked_under_a_squeezing_matrix_are_not_modules(honest, tmp_path, squeeze):
+    """A line's thickness follows the matrix across the line, not its mean scale: rows
+    squeezed to a third of a module are no code to a scanner, nor to verify."""
+    pdf = tampered(honest.get("hide"), tmp_path / "s.pdf",
+                   lambda w: page_ops(w, _stroked_code(squeeze), font=False))
+    read, dark = _rendered(pdf, tmp_path)
+    code, doc, err = verify(pdf)
+    assert (N in read) is (squeeze == 1.0), read
+    assert (check(doc, "qr")["status"] == "ok") is (squeeze == 1.0), doc
