@@ -251,7 +251,9 @@ class _GState:
         self.cap = cap  # line cap style
         self.hscale = hscale  # Tz, per cent
         self.rise = rise  # Ts, text space units
-        self.space = 1  # components of the fill colour space if gray, RGB or CMYK, else 0
+        #: components of the fill colour space if gray, RGB or CMYK; PATTERN, INKS or
+        #: NO_INK for those spaces; else 0
+        self.space = 1
         #: The clipping area as a union of boxes inside *clip* (a clip made of several
         #: rectangles has holes its bounding box hides); empty: all of *clip*.
         self.parts: Tuple[Box, ...] = ()
@@ -328,18 +330,33 @@ _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceRGB": 3, "/RGB": 3, "/DeviceCMYK":
            "/CMYK": 4}
 
 
+#: Colour spaces that are not gray, RGB or CMYK but followed (see :func:`_components`).
+PATTERN, INKS, NO_INK = -1, -2, -3
+
+
 def _components(name: Any, resources: Any) -> int:
     """The components of the colour space *name* (``cs`` operand) when it is a gray, RGB
-    or CMYK one (a device space, a resource naming one, an ICC-based space), else 0."""
+    or CMYK one (a device space, a resource naming one, an ICC-based space); PATTERN for
+    a pattern space, INKS for a Separation or DeviceN (tints of inks: 0 lays none), NO_INK
+    for one whose only colorant is /None (it never paints); else 0."""
     try:
         if str(name) in _DEVICE:
             return _DEVICE[str(name)]
+        if str(name) == "/Pattern":
+            return PATTERN
         space = resources["/ColorSpace"][name].get_object()
         if str(space) in _DEVICE:
             return _DEVICE[str(space)]
         if isinstance(space, list) and space and space[0] == "/ICCBased":
             n = int(space[1].get_object()["/N"])
             return n if n in (1, 3, 4) else 0
+        if isinstance(space, list) and space and space[0] == "/Pattern":
+            return PATTERN
+        if isinstance(space, list) and len(space) > 1 and space[0] in ("/Separation",
+                                                                       "/DeviceN"):
+            inks = space[1].get_object()
+            inks = list(inks) if isinstance(inks, list) else [inks]
+            return NO_INK if inks and all(i == "/None" for i in inks) else INKS
     except Exception:
         pass
     return 0
@@ -591,6 +608,10 @@ class Scanner:
         if not (filled if gs.tr in (0, 4) else stroked if gs.tr in (1, 5) else
                 filled or stroked):
             return "fully transparent (constant alpha /ca or /CA below %g)" % MIN_ALPHA
+        if gs.tr in (0, 4) and gs.space == PATTERN:
+            return "filled with a pattern, which pith-tex does not follow"
+        if gs.tr in (0, 4) and gs.space in (INKS, NO_INK) and gs.fill == 0.0:
+            return "no ink (a Separation or DeviceN at tint 0, or its colorant /None)"
         if gs.tr in (0, 4) and gs.fill is not None and gs.fill < 0.1 or gs.tr in (2, 6) and (
                 gs.fill is not None and gs.fill < 0.1 and gs.stroke is not None
                 and gs.stroke < 0.1):
@@ -705,11 +726,17 @@ class Scanner:
         colour is black.  Any other space: the colour is not followed."""
         gs = self.gs[-1]
         gs.space = _components(args[0], self.resources[-1])
-        gs.fill = 1.0 if gs.space else None
+        # (a Separation's or DeviceN's initial tints are 1: full ink, of unknown darkness)
+        gs.fill = 1.0 if gs.space > 0 else 0.0 if gs.space == NO_INK else None
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         gs = self.gs[-1]  # sc/scn: followed in a gray, RGB or CMYK space
-        gs.fill = _darkness(args) if gs.space and len(args) == gs.space else None
+        gs.fill = _darkness(args) if gs.space > 0 and len(args) == gs.space else None
+        if gs.space == NO_INK:
+            gs.fill = 0.0
+        elif gs.space == INKS and args and all(
+                isinstance(v, (int, float)) and float(v) == 0 for v in args):
+            gs.fill = 0.0  # no ink laid down
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].stroke = _darkness(args)

@@ -2111,3 +2111,67 @@ def test_lines_stroked_under_a_squeezing_matrix_are_not_modules(honest, tmp_path
     code, doc, err = verify(pdf)
     assert (N in read) is (squeeze == 1.0), read
     assert (check(doc, "qr")["status"] == "ok") is (squeeze == 1.0), doc
+
+
+def _colour_spaces(w: Any) -> None:
+    """Page 1's colour spaces: /Pat a pattern space with /P0 a tiling pattern that paints
+    nothing and /P1 one that paints black; /Spot a Separation (a spot ink, tint 1 is full
+    ink, 0 none) and /NoInk the Separation /None (it never paints)."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               NameObject, NumberObject)
+
+    def tiling(content: bytes) -> Any:
+        s = DecodedStreamObject()
+        s.set_data(content)
+        s.update({NameObject(k): v for k, v in {
+            "/Type": NameObject("/Pattern"), "/PatternType": NumberObject(1),
+            "/PaintType": NumberObject(1), "/TilingType": NumberObject(1),
+            "/BBox": ArrayObject([NumberObject(v) for v in (0, 0, 10, 10)]),
+            "/XStep": NumberObject(10), "/YStep": NumberObject(10),
+            "/Resources": DictionaryObject()}.items()})
+        return w._add_object(s)
+
+    def separation(ink: str) -> Any:
+        tint = DictionaryObject({NameObject(k): v for k, v in {
+            "/FunctionType": NumberObject(2),
+            "/Domain": ArrayObject([NumberObject(0), NumberObject(1)]),
+            "/C0": ArrayObject([NumberObject(0)] * 4),
+            "/C1": ArrayObject([NumberObject(0)] * 3 + [NumberObject(1)]),
+            "/N": NumberObject(1)}.items()})
+        return ArrayObject([NameObject("/Separation"), NameObject(ink),
+                            NameObject("/DeviceCMYK"), tint])
+
+    page_ops(w, b"")
+    res = w.pages[0]["/Resources"].get_object()
+    res[NameObject("/Pattern")] = DictionaryObject({
+        NameObject("/P0"): tiling(b""), NameObject("/P1"): tiling(b"0 g 0 0 10 10 re f")})
+    res[NameObject("/ColorSpace")] = DictionaryObject({
+        NameObject("/Pat"): ArrayObject([NameObject("/Pattern")]),
+        NameObject("/Spot"): separation("/Spot"), NameObject("/NoInk"): separation("/None")})
+
+
+@pytest.mark.parametrize("fill, shown", [
+    (b"/Pattern cs /P0 scn", False),   # a pattern that paints nothing
+    (b"/Pat cs /P1 scn", False),       # one that paints: still not followed
+    (b"/Spot cs 0 scn", False),        # a spot ink at tint 0: no ink
+    (b"/NoInk cs 1 scn", False),       # the Separation /None never paints
+    (b"/Spot cs 1 scn", True),         # full spot ink
+    (b"/Spot cs", True),               # its initial tint, 1
+], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint"])
+def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, shown):
+    """Text filled with a pattern (whose cells may paint anything or nothing) or with no
+    ink of a Separation is not counted as visible; a spot ink that is laid down is."""
+    def edit(w: Any) -> None:
+        _colour_spaces(w)
+        page_ops(w, text_ops(CLAIMED, 100, 700, 12, before=fill), font=False)
+        _link_over((98, 695, 400, 715), "https://pith.science/pith/" + N)(w)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "p.pdf", edit)
+    # what poppler draws inside the link's border (72 dpi: one pixel a point)
+    subprocess.run([texbuild.tool("pdftoppm"), "-r", "72", "-gray", "-singlefile",
+                    "-x", "102", "-y", "129", "-W", "290", "-H", "15", str(pdf),
+                    str(tmp_path / "area")], check=True)
+    pgm = (tmp_path / "area.pgm").read_bytes().split(b"\n", 3)[3]
+    drawn = sum(1 for b in pgm if b < 160) > 50
+    assert drawn is (shown or fill == b"/Pat cs /P1 scn"), fill
+    badge_seen_or_refused(pdf, shown, "not follow" if b"P" in fill else "no ink")
