@@ -234,8 +234,8 @@ def _string_bytes(item: Any) -> bytes:
 
 
 class _GState:
-    __slots__ = ("tr", "size", "clip", "fill", "stroke", "width", "cap", "hscale", "rise",
-                 "space", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
+    __slots__ = ("tr", "size", "clip", "fill", "stroke", "stroke_space", "width", "cap",
+                 "hscale", "rise", "space", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
                  "dash", "smask", "transfer")
 
@@ -247,6 +247,7 @@ class _GState:
         self.clip = clip
         self.fill = fill  # darkness 0 (white) .. 1 (black); None: unknown colour
         self.stroke = stroke  # the same, for strokes
+        self.stroke_space = 1  # the same as space, for strokes
         self.width = width  # line width, user space
         self.cap = cap  # line cap style
         self.hscale = hscale  # Tz, per cent
@@ -281,6 +282,7 @@ class _GState:
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
                      self.cap, self.hscale, self.rise)
         gs.space = self.space
+        gs.stroke_space = self.stroke_space
         gs.parts = self.parts
         gs.fill_alpha = self.fill_alpha
         gs.stroke_alpha = self.stroke_alpha
@@ -360,6 +362,19 @@ def _components(name: Any, resources: Any) -> int:
     except Exception:
         pass
     return 0
+
+
+def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Optional[str]:
+    """Why text painted (*way*: "fill" or "stroke") in colour space *space* and colour
+    *colour* leaves nothing a reader sees (a pattern is not followed), or None."""
+    if space == PATTERN:
+        return "%sed with a pattern, which pith-tex does not follow" % way.rstrip("e")
+    if space in (INKS, NO_INK) and colour == 0.0:
+        return "no ink (a Separation or DeviceN at tint 0, or its colorant /None)"
+    if colour is not None and colour < 0.1:
+        return ("a white fill colour" if way == "fill" else
+                "a white stroke colour (render mode %d strokes only)" % tr)
+    return None
 
 
 def _pulled_back(array: Any) -> bool:
@@ -602,20 +617,16 @@ class Scanner:
         if not across >= 0.5 * height:
             return "squeezed to %.2g %% of its width by its matrix" % (100 * across / height)
         # modes 1 and 5 stroke the glyphs' outlines only, 2 and 6 fill and stroke them
-        if gs.tr in (1, 5) and gs.stroke is not None and gs.stroke < 0.1:
-            return "a white stroke colour (render mode %d strokes only)" % gs.tr
+        fill_gone = _unpainted(gs.space, gs.fill, "fill", gs.tr)
+        stroke_gone = _unpainted(gs.stroke_space, gs.stroke, "stroke", gs.tr)
+        if gs.tr in (1, 5) and stroke_gone:
+            return stroke_gone
         filled, stroked = gs.fill_alpha >= MIN_ALPHA, gs.stroke_alpha >= MIN_ALPHA
         if not (filled if gs.tr in (0, 4) else stroked if gs.tr in (1, 5) else
                 filled or stroked):
             return "fully transparent (constant alpha /ca or /CA below %g)" % MIN_ALPHA
-        if gs.tr in (0, 4) and gs.space == PATTERN:
-            return "filled with a pattern, which pith-tex does not follow"
-        if gs.tr in (0, 4) and gs.space in (INKS, NO_INK) and gs.fill == 0.0:
-            return "no ink (a Separation or DeviceN at tint 0, or its colorant /None)"
-        if gs.tr in (0, 4) and gs.fill is not None and gs.fill < 0.1 or gs.tr in (2, 6) and (
-                gs.fill is not None and gs.fill < 0.1 and gs.stroke is not None
-                and gs.stroke < 0.1):
-            return "a white fill colour"
+        if gs.tr in (0, 4) and fill_gone or gs.tr in (2, 6) and fill_gone and stroke_gone:
+            return fill_gone
         # Glyphs pulled back onto each other (TeX never sets Tc; its kerns in TJ stay
         # under 0.1 em): an unreadable pile however large.
         if gs.char_space < -MAX_OVERLAP * abs(gs.size):
@@ -740,9 +751,24 @@ class Scanner:
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].stroke = _darkness(args)
+        self.gs[-1].stroke_space = len(args)
 
     def _other_stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        self.gs[-1].stroke = None
+        """``CS``, ``SC``, ``SCN``: the stroke colour, as ``cs``, ``sc``, ``scn`` set the
+        fill colour (the same spaces followed)."""
+        gs = self.gs[-1]
+        if op == b"CS":
+            gs.stroke_space = _components(args[0], self.resources[-1])
+            space = gs.stroke_space
+            gs.stroke = 1.0 if space > 0 else 0.0 if space == NO_INK else None
+            return
+        space = gs.stroke_space
+        gs.stroke = _darkness(args) if space > 0 and len(args) == space else None
+        if space == NO_INK:
+            gs.stroke = 0.0
+        elif space == INKS and args and all(
+                isinstance(v, (int, float)) and float(v) == 0 for v in args):
+            gs.stroke = 0.0
 
     def _ext_gstate(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``gs``: the constant alphas of the named ExtGState (a name that is not there

@@ -2157,10 +2157,15 @@ def _colour_spaces(w: Any) -> None:
     (b"/NoInk cs 1 scn", False),       # the Separation /None never paints
     (b"/Spot cs 1 scn", True),         # full spot ink
     (b"/Spot cs", True),               # its initial tint, 1
-], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint"])
+    (b"1 Tr /Spot CS 0 SCN", False),       # outlines stroked with no ink
+    (b"1 Tr /Spot CS 1 SCN", True),        # outlines stroked in a spot ink
+    (b"2 Tr /Pattern cs /P0 scn /Spot CS 0 SCN", False),  # neither paints
+], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint",
+        "stroke-tint-0", "stroke-tint-1", "fill-and-stroke"])
 def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, shown):
-    """Text filled with a pattern (whose cells may paint anything or nothing) or with no
-    ink of a Separation is not counted as visible; a spot ink that is laid down is."""
+    """Text filled (or, in render modes 1 and 2, stroked) with a pattern (whose cells may
+    paint anything or nothing) or with no ink of a Separation is not counted as visible;
+    a spot ink that is laid down is."""
     def edit(w: Any) -> None:
         _colour_spaces(w)
         page_ops(w, text_ops(CLAIMED, 100, 700, 12, before=fill), font=False)
