@@ -235,7 +235,7 @@ def _string_bytes(item: Any) -> bytes:
 
 class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "stroke_space", "width", "cap",
-                 "hscale", "rise", "space", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
+                 "hscale", "rise", "space", "palette", "stroke_palette", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
                  "dash", "smask", "transfer")
 
@@ -248,6 +248,9 @@ class _GState:
         self.fill = fill  # darkness 0 (white) .. 1 (black); None: unknown colour
         self.stroke = stroke  # the same, for strokes
         self.stroke_space = 1  # the same as space, for strokes
+        #: An Indexed fill (stroke) space's base components and lookup table.
+        self.palette: Optional[Tuple[int, bytes]] = None
+        self.stroke_palette: Optional[Tuple[int, bytes]] = None
         self.width = width  # line width, user space
         self.cap = cap  # line cap style
         self.hscale = hscale  # Tz, per cent
@@ -283,6 +286,8 @@ class _GState:
                      self.cap, self.hscale, self.rise)
         gs.space = self.space
         gs.stroke_space = self.stroke_space
+        gs.palette = self.palette
+        gs.stroke_palette = self.stroke_palette
         gs.parts = self.parts
         gs.fill_alpha = self.fill_alpha
         gs.stroke_alpha = self.stroke_alpha
@@ -333,7 +338,47 @@ _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceRGB": 3, "/RGB": 3, "/DeviceCMYK":
 
 
 #: Colour spaces that are not gray, RGB or CMYK but followed (see :func:`_components`).
-PATTERN, INKS, NO_INK = -1, -2, -3
+PATTERN, INKS, NO_INK, LAB, INDEXED = -1, -2, -3, -4, -5
+
+
+def _palette(name: Any, resources: Any) -> Optional[Tuple[int, bytes]]:
+    """An Indexed space's base (gray, RGB or CMYK: its components) and lookup table."""
+    try:
+        space = resources["/ColorSpace"][name].get_object()
+        base = space[1].get_object()
+        if isinstance(base, list) and base and base[0] == "/ICCBased":
+            n = int(base[1].get_object()["/N"])
+        else:
+            n = _DEVICE.get(str(base), 0)
+        table = space[3].get_object()
+        data = table.get_data() if hasattr(table, "get_data") else bytes(
+            getattr(table, "original_bytes", b"") or str(table).encode("latin-1"))
+        return (n, bytes(data[:256 * 4])) if n in (1, 3, 4) else None
+    except Exception:
+        return None
+
+
+def _colour_in(space: int, palette: Optional[Tuple[int, bytes]],
+               args: List[Any]) -> Optional[float]:
+    """The darkness of the colour *args* of an sc/scn (SC/SCN) in *space*, or None when
+    it is not followed."""
+    try:
+        if space > 0:
+            return _darkness(args) if len(args) == space else None
+        if space == NO_INK:
+            return 0.0
+        if space == INKS:  # no ink laid down is white; some ink, of unknown darkness
+            return 0.0 if args and all(float(v) == 0 for v in args) else None
+        if space == LAB and len(args) == 3:  # L* from 0 (black) to 100 (white)
+            return 1.0 - min(100.0, max(0.0, float(args[0]))) / 100
+        if space == INDEXED and palette is not None and len(args) == 1:
+            n, table = palette
+            i = int(float(args[0]))
+            entry = table[i * n:(i + 1) * n]
+            return _darkness([b / 255 for b in entry]) if len(entry) == n else None
+    except (TypeError, ValueError, OverflowError):
+        pass
+    return None
 
 
 def _components(name: Any, resources: Any) -> int:
@@ -352,6 +397,12 @@ def _components(name: Any, resources: Any) -> int:
         if isinstance(space, list) and space and space[0] == "/ICCBased":
             n = int(space[1].get_object()["/N"])
             return n if n in (1, 3, 4) else 0
+        if isinstance(space, list) and space and space[0] in ("/CalGray", "/CalRGB"):
+            return 1 if space[0] == "/CalGray" else 3
+        if isinstance(space, list) and space and space[0] == "/Lab":
+            return LAB
+        if isinstance(space, list) and len(space) == 4 and space[0] in ("/Indexed", "/I"):
+            return INDEXED
         if isinstance(space, list) and space and space[0] == "/Pattern":
             return PATTERN
         if isinstance(space, list) and len(space) > 1 and space[0] in ("/Separation",
@@ -737,17 +788,17 @@ class Scanner:
         colour is black.  Any other space: the colour is not followed."""
         gs = self.gs[-1]
         gs.space = _components(args[0], self.resources[-1])
-        # (a Separation's or DeviceN's initial tints are 1: full ink, of unknown darkness)
-        gs.fill = 1.0 if gs.space > 0 else 0.0 if gs.space == NO_INK else None
+        gs.palette = (_palette(args[0], self.resources[-1]) if gs.space == INDEXED
+                      else None)
+        # the initial colour: black (Lab: L* 0; Indexed: entry 0); a Separation's or
+        # DeviceN's initial tints are 1, full ink of unknown darkness
+        gs.fill = _colour_in(gs.space, gs.palette, [0] * 3 if gs.space == LAB else [0]) if (
+            gs.space in (LAB, INDEXED)) else 1.0 if gs.space > 0 else (
+            0.0 if gs.space == NO_INK else None)
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        gs = self.gs[-1]  # sc/scn: followed in a gray, RGB or CMYK space
-        gs.fill = _darkness(args) if gs.space > 0 and len(args) == gs.space else None
-        if gs.space == NO_INK:
-            gs.fill = 0.0
-        elif gs.space == INKS and args and all(
-                isinstance(v, (int, float)) and float(v) == 0 for v in args):
-            gs.fill = 0.0  # no ink laid down
+        gs = self.gs[-1]  # sc/scn: in the spaces followed (_colour_in)
+        gs.fill = _colour_in(gs.space, gs.palette, args)
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].stroke = _darkness(args)
@@ -758,17 +809,15 @@ class Scanner:
         fill colour (the same spaces followed)."""
         gs = self.gs[-1]
         if op == b"CS":
-            gs.stroke_space = _components(args[0], self.resources[-1])
-            space = gs.stroke_space
-            gs.stroke = 1.0 if space > 0 else 0.0 if space == NO_INK else None
+            space = gs.stroke_space = _components(args[0], self.resources[-1])
+            gs.stroke_palette = (_palette(args[0], self.resources[-1])
+                                 if space == INDEXED else None)
+            gs.stroke = _colour_in(space, gs.stroke_palette,
+                                   [0] * 3 if space == LAB else [0]) if (
+                space in (LAB, INDEXED)) else 1.0 if space > 0 else (
+                0.0 if space == NO_INK else None)
             return
-        space = gs.stroke_space
-        gs.stroke = _darkness(args) if space > 0 and len(args) == space else None
-        if space == NO_INK:
-            gs.stroke = 0.0
-        elif space == INKS and args and all(
-                isinstance(v, (int, float)) and float(v) == 0 for v in args):
-            gs.stroke = 0.0
+        gs.stroke = _colour_in(gs.stroke_space, gs.stroke_palette, args)
 
     def _ext_gstate(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``gs``: the constant alphas of the named ExtGState (a name that is not there

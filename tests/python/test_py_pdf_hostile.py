@@ -2145,9 +2145,20 @@ def _colour_spaces(w: Any) -> None:
     res = w.pages[0]["/Resources"].get_object()
     res[NameObject("/Pattern")] = DictionaryObject({
         NameObject("/P0"): tiling(b""), NameObject("/P1"): tiling(b"0 g 0 0 10 10 re f")})
+    from pypdf.generic import ByteStringObject, FloatObject
+
+    white = DictionaryObject({NameObject("/WhitePoint"): ArrayObject(
+        [FloatObject(0.9505), FloatObject(1), FloatObject(1.089)])})
     res[NameObject("/ColorSpace")] = DictionaryObject({
         NameObject("/Pat"): ArrayObject([NameObject("/Pattern")]),
-        NameObject("/Spot"): separation("/Spot"), NameObject("/NoInk"): separation("/None")})
+        NameObject("/Spot"): separation("/Spot"), NameObject("/NoInk"): separation("/None"),
+        # entry 0 white, entry 1 black
+        NameObject("/Ix"): ArrayObject([NameObject("/Indexed"), NameObject("/DeviceRGB"),
+                                        NumberObject(1),
+                                        ByteStringObject(b"\xff\xff\xff\x00\x00\x00")]),
+        NameObject("/Lab"): ArrayObject([NameObject("/Lab"), white]),
+        NameObject("/CRGB"): ArrayObject([NameObject("/CalRGB"), white]),
+        NameObject("/CGray"): ArrayObject([NameObject("/CalGray"), white])})
 
 
 @pytest.mark.parametrize("fill, shown", [
@@ -2160,8 +2171,15 @@ def _colour_spaces(w: Any) -> None:
     (b"1 Tr /Spot CS 0 SCN", False),       # outlines stroked with no ink
     (b"1 Tr /Spot CS 1 SCN", True),        # outlines stroked in a spot ink
     (b"2 Tr /Pattern cs /P0 scn /Spot CS 0 SCN", False),  # neither paints
+    (b"/Ix cs 0 sc", False),           # an indexed colour that is white
+    (b"/Ix cs 1 sc", True),            # and one that is black
+    (b"/Lab cs 100 0 0 sc", False),    # L* 100: white
+    (b"/CRGB cs 1 1 1 sc", False),     # calibrated white
+    (b"/CGray cs 0 sc", True),         # calibrated black
+    (b"1 Tr /Ix CS 0 SC", False),      # outlines stroked in an indexed white
 ], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint",
-        "stroke-tint-0", "stroke-tint-1", "fill-and-stroke"])
+        "stroke-tint-0", "stroke-tint-1", "fill-and-stroke", "indexed-white",
+        "indexed-black", "lab-white", "calrgb-white", "calgray-black", "stroke-indexed"])
 def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, shown):
     """Text filled (or, in render modes 1 and 2, stroked) with a pattern (whose cells may
     paint anything or nothing) or with no ink of a Separation is not counted as visible;
@@ -2179,4 +2197,5 @@ def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, s
     pgm = (tmp_path / "area.pgm").read_bytes().split(b"\n", 3)[3]
     drawn = sum(1 for b in pgm if b < 160) > 50
     assert drawn is (shown or fill == b"/Pat cs /P1 scn"), fill
-    badge_seen_or_refused(pdf, shown, "not follow" if b"P" in fill else "no ink")
+    badge_seen_or_refused(pdf, shown, "not follow" if b"P" in fill else "white" if any(
+        k in fill for k in (b"Ix", b"Lab", b"CRGB")) else "no ink")
