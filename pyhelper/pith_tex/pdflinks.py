@@ -18,7 +18,7 @@ from typing import Any, List, NamedTuple, Optional, Tuple, Union
 from .errors import show
 from .identifier import URL_BASE
 from .pdfmeta import text_value
-from .pdfpage import Box
+from .pdfpage import Box, annot_rect
 
 #: Annotations of page 1 looked at, and actions per annotation.
 MAX_LINKS = 1000
@@ -124,18 +124,10 @@ class Link(NamedTuple):
     other: Optional[str] = None
 
 
-def _rect(annot: Any) -> Optional[Box]:
-    try:
-        x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
-    except Exception:
-        return None
-    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-
-
 def _what_it_does(annot: Any, base: Optional[str]) -> Optional[Link]:
     """The link *annot* makes, or None when a click on it does nothing (no action, no
     destination) or it has no place on the page."""
-    box = _rect(annot)
+    box = annot_rect(annot)
     action, extra, dest = annot.get("/A"), annot.get("/AA"), annot.get("/Dest")
     if box is None or (action is None and extra is None and dest is None):
         return None

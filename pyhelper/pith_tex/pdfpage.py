@@ -1233,7 +1233,8 @@ def scan_page(page: Any) -> PageScan:
 MAX_ANNOTATIONS = 1000
 
 
-def _rect(annot: Any) -> Optional[Box]:
+def annot_rect(annot: Any) -> Optional[Box]:
+    """An annotation's /Rect as (x0, y0, x1, y1) with x0 <= x1, y0 <= y1; None if unreadable."""
     try:
         x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
     except Exception:
@@ -1285,7 +1286,7 @@ def scan_annotations(page: Any) -> Tuple[str, List[Box]]:
                               visitor_operand_after=s.after, visitor_text=s.on_text)
             ops = s.ops
             texts.append("".join(s.text))
-        box = _rect(annot) if drawn else None
+        box = annot_rect(annot) if drawn else None
         if box is not None:
             boxes.append(box)
     return "\n".join(texts), boxes
