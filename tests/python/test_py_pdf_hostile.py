@@ -1986,9 +1986,10 @@ _ONE_BYTE_UNICODE = b"""/CIDInit /ProcSet findresource begin 12 dict begin begin
 endcmap CMapName currentdict /CMap defineresource pop end end"""
 
 
-def _one_byte_type0(w: Any) -> None:
-    """A Type 0 font /F1B in page 1's resources whose encoding CMap reads one byte a
-    glyph (its CIDs 1 em wide), with a ToUnicode map to ASCII."""
+def _type0(w: Any, name: str, encoding: Any, unicode: bytes, em: int) -> None:
+    """A Type 0 font *name* in page 1's resources: Helvetica's outlines, the encoding
+    *encoding* (a CMap name, or a CMap stream's dictionary entries and data), a ToUnicode
+    map *unicode*, every CID *em* thousandths of an em wide."""
     from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
                                NameObject, NumberObject, TextStringObject)
 
@@ -2005,18 +2006,27 @@ def _one_byte_type0(w: Any) -> None:
                             NameObject("/Subtype"): NameObject("/CIDFontType2"),
                             NameObject("/BaseFont"): NameObject("/Helvetica"),
                             NameObject("/CIDSystemInfo"): info,
-                            NameObject("/DW"): NumberObject(1000)})
+                            NameObject("/DW"): NumberObject(em)})
+    if isinstance(encoding, str):
+        enc = NameObject(encoding)
+    else:
+        cmap_name, data = encoding
+        enc = stream(data, **{"/Type": NameObject("/CMap"), "/CMapName": NameObject(cmap_name),
+                              "/CIDSystemInfo": info})
     font = DictionaryObject({
         NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type0"),
-        NameObject("/BaseFont"): NameObject("/Helvetica"),
-        NameObject("/Encoding"): stream(_ONE_BYTE_CMAP, **{
-            "/Type": NameObject("/CMap"), "/CMapName": NameObject("/OneByte"),
-            "/CIDSystemInfo": info}),
+        NameObject("/BaseFont"): NameObject("/Helvetica"), NameObject("/Encoding"): enc,
         NameObject("/DescendantFonts"): ArrayObject([w._add_object(cid)]),
-        NameObject("/ToUnicode"): stream(_ONE_BYTE_UNICODE)})
+        NameObject("/ToUnicode"): stream(unicode)})
     page_ops(w, b"")
     res = w.pages[0]["/Resources"].get_object()
-    res["/Font"].get_object()[NameObject("/F1B")] = w._add_object(font)
+    res["/Font"].get_object()[NameObject(name)] = w._add_object(font)
+
+
+def _one_byte_type0(w: Any) -> None:
+    """A Type 0 font /F1B whose encoding CMap reads one byte a glyph (its CIDs 1 em
+    wide), with a ToUnicode map to ASCII."""
+    _type0(w, "/F1B", ("/OneByte", _ONE_BYTE_CMAP), _ONE_BYTE_UNICODE, 1000)
 
 
 @pytest.mark.parametrize("left, shown", [(250, False), (500, True)], ids=["runs-off", "inside"])
@@ -2051,29 +2061,8 @@ def test_a_number_written_vertically_is_not_placed(honest, tmp_path, encoding):
     """Identity-V writes a Type 0 font's glyphs down the page: started 150 pt above the
     bottom, most of the number is below the page in poppler.  Vertical text is not
     followed, so not visible; the same show written across (Identity-H) is."""
-    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
-                               NameObject, NumberObject, TextStringObject)
-
     def edit(w: Any) -> None:
-        unicode = DecodedStreamObject()
-        unicode.set_data(_TWO_BYTE_UNICODE)
-        info = DictionaryObject({NameObject("/Registry"): TextStringObject("Adobe"),
-                                 NameObject("/Ordering"): TextStringObject("Identity"),
-                                 NameObject("/Supplement"): NumberObject(0)})
-        cid = DictionaryObject({NameObject("/Type"): NameObject("/Font"),
-                                NameObject("/Subtype"): NameObject("/CIDFontType2"),
-                                NameObject("/BaseFont"): NameObject("/Helvetica"),
-                                NameObject("/CIDSystemInfo"): info,
-                                NameObject("/DW"): NumberObject(600)})
-        font = DictionaryObject({
-            NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type0"),
-            NameObject("/BaseFont"): NameObject("/Helvetica"),
-            NameObject("/Encoding"): NameObject(encoding),
-            NameObject("/DescendantFonts"): ArrayObject([w._add_object(cid)]),
-            NameObject("/ToUnicode"): w._add_object(unicode)})
-        page_ops(w, b"")
-        w.pages[0]["/Resources"].get_object()["/Font"].get_object()[
-            NameObject("/FV")] = w._add_object(font)
+        _type0(w, "/FV", encoding, _TWO_BYTE_UNICODE, 600)
         codes = "".join("%04X" % ord(c) for c in CLAIMED).encode()
         page_ops(w, b"q BT /FV 10 Tf 100 150 Td <%s> Tj ET Q\n" % codes, font=False)
         _link_over((95, 0, 400, 165), "https://pith.science/pith/" + N)(w)
