@@ -119,18 +119,25 @@ x
 """
 
 
-def test_values_decided_as_the_patterns(tmp_path: Path) -> None:
+def decide(tmp_path: Path, doc: str, out: str) -> tuple[list[tuple[str, str]], list[str],
+                                                         list[str]]:
+    """Every value of VALUES as *doc* decides it (T or F a line in *out*), beside the
+    decision of the patterns: (pairs, decisions, expected)."""
     pairs = [(key, value) for key, values in VALUES.items() for value in values]
     # TeX drops a line's trailing spaces: no value may end with one.
     assert not [v for _, v in pairs if v.endswith(" ")]
     tmp_path.mkdir(exist_ok=True)
     (tmp_path / "values.txt").write_text(
         "".join(f"{k}={v}\n" for k, v in pairs), encoding="utf-8")
-    build = texrun.compile_tex(tmp_path, DOC, max_runs=1)
+    build = texrun.compile_tex(tmp_path, doc, max_runs=1)
     assert build.ok, build.describe()
-    decisions = (tmp_path / "decisions.txt").read_text().split()
+    decisions = (tmp_path / out).read_text().split()
     assert len(decisions) == len(pairs)
-    expected = ["T" if PATTERNS[k](v) else "F" for k, v in pairs]
+    return pairs, decisions, ["T" if PATTERNS[k](v) else "F" for k, v in pairs]
+
+
+def test_values_decided_as_the_patterns(tmp_path: Path) -> None:
+    pairs, decisions, expected = decide(tmp_path, DOC, "decisions.txt")
     wrong = [(k, v, d) for (k, v), d, e in zip(pairs, decisions, expected) if d != e]
     assert not wrong, f"pith.sty decided against the pattern: {wrong}"
     # Both outcomes occur for every key: the values do probe each pattern's edges.
@@ -190,17 +197,10 @@ x
 
 
 def test_fast_reader_never_accepts_more(tmp_path: Path) -> None:
-    pairs = [(key, value) for key, values in VALUES.items() for value in values]
-    (tmp_path / "values.txt").write_text(
-        "".join(f"{k}={v}\n" for k, v in pairs), encoding="utf-8")
     defaults = "".join(r"\__test_set:nn {%s} {%s}" % kv for kv in FAST_DEFAULTS.items())
     receipt = "".join(r"\__test_set:nn {%s} {%s}" % kv for kv in FAST_RECEIPT.items())
     doc = FAST_DOC.replace("DEFAULTS", defaults).replace("RECEIPT", receipt)
-    build = texrun.compile_tex(tmp_path, doc, max_runs=1)
-    assert build.ok, build.describe()
-    decisions = (tmp_path / "fast.txt").read_text().split()
-    assert len(decisions) == len(pairs)
-    expected = ["T" if PATTERNS[k](v) else "F" for k, v in pairs]
+    pairs, decisions, expected = decide(tmp_path, doc, "fast.txt")
     more = [(k, v) for (k, v), d, e in zip(pairs, decisions, expected) if d == "T" != e]
     assert not more, f"the fast reader accepts what the patterns refuse: {more}"
     left = [(k, v) for (k, v), d, e in zip(pairs, decisions, expected) if d == "F" != e]
