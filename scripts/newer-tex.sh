@@ -15,8 +15,10 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 CHROOT=${CHROOT:-/work/chroot-sid}
 SUITE=${SUITE:-sid}
 if [ -z "${MIRROR:-}" ]; then
-  MIRROR=$(grep -hoE 'https?://[^ ]*/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/* \
-             2>/dev/null | grep -v security | head -n1 || true)
+  # Commented-out lines are skipped: Debian images note a snapshot.debian.org URI there,
+  # which has no current sid.
+  MIRROR=$(grep -hvE '^[[:space:]]*#' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null \
+             | grep -oE 'https?://[^ ]*/debian/?' | grep -v security | head -n1 || true)
   MIRROR=${MIRROR:-http://deb.debian.org/debian}
 fi
 case "$CHROOT" in "$REPO"|"$REPO"/*) echo "CHROOT must be outside the repository" >&2; exit 2;; esac
