@@ -541,11 +541,15 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if others:  # a viewer draws an annotation's appearance over the page
         return Check("badge", FAIL, "an annotation on page 1 shows %s, but the metadata "
                      "says %s" % (others[0], _display(year, number)))
-    shown = visible_numbers(page.visible)
-    if any(n == number and (y is None or year is None or y == year) for y, n in shown):
-        return _badge_link_check(claims, page, number, year)
+    boxes = shown_at(page, number, year)
+    if boxes:
+        return _badge_link_check(claims, page, number, year, boxes)
     if visible_numbers(page.text):
         why = next((w for t, w in page.hidden if t.strip()), "not visible")
+        if any(n == number and (y is None or year is None or y == year)
+               for y, n in visible_numbers(page.visible)):
+            why = ("read across pieces of text not drawn one after the other: a part "
+                   "moved before, over or away from the part it follows")
         return Check("badge", FAIL, "page 1 has %s only where it is not visible (%s)"
                      % (_display(year, number), why))
     return Check("badge", WARN, "page 1 shows no pith:NUMBER badge (hide option?): only "
@@ -554,7 +558,11 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
 
 def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
     """Where page 1 visibly shows *number* (of *year*): the boxes of the pieces of text
-    each visible copy is read from (the crop box for a piece that was not located)."""
+    each visible copy is read from (the crop box for a piece that was not located).  A
+    copy read across a break (a piece not drawn where the one before it ends) is not
+    shown: a reader does not see those parts as one."""
+    from bisect import bisect_right
+
     where = [i for i, c in enumerate(page.visible) if not c.isspace()]
     squeezed = "".join(page.visible[i] for i in where)
     boxes: List[Box] = []
@@ -563,6 +571,9 @@ def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
         if m.group(2) != number or not (y is None or year is None or y == year):
             continue
         start, end = where[m.start()], where[m.end() - 1] + 1
+        # a break after the first character and at or before the last one
+        if bisect_right(page.breaks, start) < bisect_right(page.breaks, end - 1):
+            continue
         for i, j, box in page.spans:
             if i < end and start < j:
                 boxes.append(page.crop if box is None else box)
@@ -570,7 +581,7 @@ def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
 
 
 def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
-                      year: Optional[int]) -> Check:
+                      year: Optional[int], boxes: List[Box]) -> Check:
     """The badge is shown: every link over it must open its Pith page (a badge that
     links elsewhere sends the reader to another page than the one it names)."""
     seen = "page 1 shows %s (visible: at least %g pt, painted, inside the crop box)" % (
@@ -578,7 +589,6 @@ def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
     if isinstance(claims.areas, str):
         return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
                      % claims.areas)  # (said above already; here for the type checker)
-    boxes = shown_at(page, number, year)
     over = [link for link in claims.areas if any(overlaps(link.box, b) for b in boxes)]
     for link in over:
         problem = link_problem(link, number)

@@ -11,8 +11,10 @@ dashes of stroked axis-aligned lines) and images.  From that:
   mode that paints (not 3 or 7), at an effective size of at least
   :data:`MIN_FONT_PT` points (with the page's /UserUnit, and a size an ExtGState /Font
   sets), in a fill colour that is not white, with its start and end (from the font's
-  glyph widths: pypdf does not move the text matrix over a show) inside the crop box and
-  inside the clipping area, and where each piece of it lies (the badge's links);
+  glyph widths, from where the shows before it on its line ended: pypdf does not move
+  the text matrix over a show) inside the crop box and inside the clipping area, not
+  mirrored, its glyphs not set apart, and where each piece of it lies (the badge's
+  links) and where a piece does not follow the text read before it (PageScan.breaks);
 * the dark filled rectangles, from which :func:`qr_grids` rebuilds any grid of square
   modules (a QR code drawn with rules, or with dashed lines as pith.sty draws it);
 * the images (XObject and inline), with the area they cover.
@@ -39,6 +41,10 @@ MIN_ALPHA = 0.1
 #: Glyphs pulled back by more than this (em, by Tc or a TJ number) are drawn over each
 #: other: TeX's kerns stay under 0.1 em.
 MAX_OVERLAP = 0.3
+#: Text drawn further on than this (em, along its line) after the text before it is
+#: not read with it: a reader sees two things, not one word (TeX's widest spaces in a
+#: title are about 1 em).
+MAX_GAP = 2.0
 #: Content operations looked at on page 1, forms included.
 MAX_OPERATIONS = 400_000
 #: Fonts, and glyph widths of all fonts together, read on page 1 to place its text.
@@ -129,6 +135,36 @@ class PageScan(NamedTuple):
     spans: Tuple[Tuple[int, int, Optional[Box]], ...] = ()
     #: The page's /UserUnit: points per unit of default user space (PDF 1.6).
     unit: float = 1.0
+    #: Where in *visible* a piece of text starts that is not drawn where the text before
+    #: it ends (on its line, or at the start of a following one): text read across such
+    #: a place is not one run a reader sees, in that order.
+    breaks: Tuple[int, ...] = ()
+
+
+class _Place(NamedTuple):
+    """Where a show draws its glyphs, in page space: where it starts and ends on its
+    baseline, the unit vector along the baseline, and the font size."""
+
+    start: Tuple[float, float]
+    end: Tuple[float, float]
+    u: Tuple[float, float]
+    em: float
+
+
+def _follows(prev: _Place, nxt: _Place) -> bool:
+    """Whether a reader reads *nxt* right after *prev*: in the same direction, starting
+    where *prev* ends on its line (from :data:`MAX_OVERLAP` em back to :data:`MAX_GAP` em
+    on; a sub- or superscript within 0.8 em across), or on a following line (0.8 to 3.5
+    em below, not further on than that)."""
+    (ux, uy), em = prev.u, prev.em
+    if ux * nxt.u[0] + uy * nxt.u[1] < 0.99:
+        return False
+    dx, dy = nxt.start[0] - prev.end[0], nxt.start[1] - prev.end[1]
+    along = (dx * ux + dy * uy) / em
+    across = (dy * ux - dx * uy) / em  # towards the glyphs' top
+    if abs(across) < 0.8:
+        return -MAX_OVERLAP <= along <= MAX_GAP
+    return -3.5 <= across <= -0.8 and along <= MAX_GAP
 
 
 class _Metrics:
@@ -139,7 +175,7 @@ class _Metrics:
     font with another CMap than Identity-H/V: a glyph a byte, each the font's widest."""
 
     __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale", "bound",
-                 "vertical")
+                 "vertical", "flip")
 
     def __init__(self, font: Any = None) -> None:
         self.two_byte = False
@@ -153,6 +189,8 @@ class _Metrics:
         self.cids: Dict[int, float] = {}
         self.default = 0.5
         self.scale = 0.001
+        #: A Type 3 font's /FontMatrix mirrors its glyphs (-1; 1 otherwise).
+        self.flip = 1.0
         if font is None:
             return
         try:
@@ -175,7 +213,9 @@ class _Metrics:
                     self.cids = {}
                 return
             if subtype == "/Type3":
-                self.scale = float(font["/FontMatrix"][0])
+                a, b, c, d = (float(v) for v in list(font["/FontMatrix"])[:4])
+                self.scale = a
+                self.flip = -1.0 if a * d - b * c < 0 else 1.0
             if "/Widths" in font:
                 self.first = int(font.get("/FirstChar", 0))
                 self.widths = [float(w) for w in list(font["/Widths"])[:256]]
@@ -545,6 +585,16 @@ class Scanner:
         self._boxes_since: List[Box] = []  # boxes of the shows since the last piece
         self._widen: Optional[int] = None  # the piece a show still open belongs to
         self._open = False  # between a show's before and after
+        #: How far the shows since the start of the line moved the text position (text
+        #: space units): pypdf's text matrix stays at the line's start.
+        self._moved = 0.0
+        #: Where the shows since the last piece lie (None: not located), the show under
+        #: way's, and the last show of the text read before (see PageScan.breaks).
+        self._places_since: List[Optional[_Place]] = []
+        self._open_place: Optional[_Place] = None
+        self._place_taken = False
+        self._last_place: Optional[_Place] = None
+        self.breaks: List[int] = []
         self._handlers = self._table()
 
     # -- helpers ------------------------------------------------------------------------
@@ -667,6 +717,8 @@ class Scanner:
         across = abs(m[0] * m[3] - m[1] * m[2]) / height * abs(gs.hscale) / 100
         if not across >= 0.5 * height:
             return "squeezed to %.2g %% of its width by its matrix" % (100 * across / height)
+        if (m[0] * m[3] - m[1] * m[2]) * gs.hscale * gs.metrics.flip < 0:
+            return "mirrored (its glyphs drawn as their mirror image, right to left)"
         # modes 1 and 5 stroke the glyphs' outlines only, 2 and 6 fill and stroke them
         fill_gone = _unpainted(gs.space, gs.fill, "fill", gs.tr)
         stroke_gone = _unpainted(gs.stroke_space, gs.stroke, "stroke", gs.tr)
@@ -695,7 +747,7 @@ class Scanner:
         if self.ops > MAX_OPERATIONS:
             raise TooComplex("more than %d content operations on page 1" % MAX_OPERATIONS)
         handler = self._handlers.get(op)
-        if handler is None:  # cm, d, BT, ET, Td, ...: nothing to follow here
+        if handler is None:  # cm, ET, ...: nothing to follow here
             return
         try:
             handler(op, args, cm, tm)
@@ -878,12 +930,17 @@ class Scanner:
         self.shows += 1
         self._open = True
         self._show_box = None
+        self._open_place, self._place_taken = None, False
         if op == b'"':  # aw ac string: the word and character spacing are set first
             gs.word_space, gs.char_space = float(args[0]), float(args[1])
         if op in (b"'", b'"'):  # T* first: the text starts a line lower
             tm = mul((1.0, 0.0, 0.0, 1.0, 0.0, -gs.leading), tm)
+            self._moved = 0.0
+        elif self._moved:  # after the shows since the line's start (pypdf's matrix)
+            tm = mul((1.0, 0.0, 0.0, 1.0, self._moved, 0.0), tm)
         try:
-            advance, glyphs, em = self._advance(op, args)
+            advance, glyphs, em, gap = self._advance(op, args)
+            self._moved += advance
             m = mul(tm, self._m(cm))
             ends = [apply(m, x, gs.rise) for x in (0.0, advance)]
             corners = [apply(m, x, gs.rise + k * gs.size) for x in (0.0, advance)
@@ -891,10 +948,15 @@ class Scanner:
             size = abs(gs.size) * math.hypot(m[2], m[3])
         except (TypeError, ValueError, OverflowError, IndexError):
             self.pending.append("an unreadable operand")
+            self._moved = math.nan  # where the next shows start is not known either
             return
         finite = all(math.isfinite(v) for p in corners for v in p)
         if finite:
             self._show_box = bbox(corners)
+            along = math.hypot(m[0], m[1])
+            if size > 0 and along > 0 and math.isfinite(size):
+                self._open_place = _Place(ends[0], ends[1], (m[0] / along, m[1] / along),
+                                          size)
         if gs.tr not in (3, 7) and finite and len(self.text_paint) < 100_000:
             # painted glyphs, a font size around their baseline (any colour: glyphs
             # drawn over a QR code change what a scanner reads)
@@ -907,6 +969,8 @@ class Scanner:
             why = "written vertically (a vertical CMap), which pith-tex does not follow"
         if why is None and op == b"TJ" and _pulled_back(args[0]):
             why = "glyphs drawn over each other (TJ moves them back)"
+        if why is None and gap > MAX_GAP * abs(gs.size):
+            why = "glyphs drawn apart (%.3g em between two of them)" % (gap / abs(gs.size))
         if why is None and glyphs >= 2 and em < 0.2 * glyphs:
             why = "glyphs drawn over each other (the font's widths are %.2g em)" % (
                 em / glyphs)
@@ -919,10 +983,12 @@ class Scanner:
                 why = "clipped away"
         self.pending.append(why)
 
-    def _advance(self, op: bytes, args: List[Any]) -> Tuple[float, int, float]:
+    def _advance(self, op: bytes, args: List[Any]) -> Tuple[float, int, float, float]:
         """How far the show moves the text position (text space units, as a viewer
         places the glyphs: their widths, Tc, Tw, TJ numbers, Tz), how many glyphs it
-        shows, and the sum of their widths in em."""
+        shows, the sum of their widths in em, and the widest gap between two glyphs that
+        are not spaces (text space units: Tc, Tw, TJ numbers, spaces, and what a glyph's
+        width goes beyond the widest glyph of a standard font)."""
         gs = self.gs[-1]
         if op == b"TJ":
             items = list(args[0])[:100_000]
@@ -932,24 +998,35 @@ class Scanner:
         total = 0.0
         glyphs = 0
         em = 0.0
+        size = gs.size
+        ink: Optional[float] = None  # where the last glyph that is not a space ends
+        gap = 0.0
         for item in items:
             if isinstance(item, (int, float)):
-                total -= float(item) / 1000 * gs.size
+                total -= float(item) / 1000 * size
                 continue
             for code in metrics.codes(_string_bytes(item)):
                 w = metrics.width(code)
                 em += w
                 glyphs += 1
-                total += w * gs.size + gs.char_space
                 if code == 32 and not metrics.two_byte:
+                    total += w * size + gs.char_space
                     # (a byte 32 of a bound need not be a code 32: not pulled back)
                     total += max(gs.word_space, 0.0) if metrics.bound else gs.word_space
-        return total * gs.hscale / 100, glyphs, em
+                    continue
+                if ink is not None:
+                    gap = max(gap, total - ink if size >= 0 else ink - total)
+                ink = total + (w if metrics.bound else min(w, MAX_STANDARD_WIDTH)) * size
+                total += w * size + gs.char_space
+        return total * gs.hscale / 100, glyphs, em, gap
 
     def _show_done(self) -> None:
         """The box of the show just done, for the piece of text it belongs to (see
         :meth:`_piece`)."""
         self._open = False
+        if not self._place_taken:
+            self._places_since.append(self._open_place)
+        self._open_place = None
         box, self._show_box = self._show_box, None
         widen, self._widen = self._widen, None
         if box is None:
@@ -963,6 +1040,13 @@ class Scanner:
     def _tl(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         # TL sets the leading, TD moves and sets it: ' and " start a line lower by it
         self.gs[-1].leading = float(args[0]) if op == b"TL" else -float(args[1])
+        if op == b"TD":
+            self._moved = 0.0
+
+    def _line_start(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``BT``, ``Td``, ``Tm``, ``T*``: the text position goes to (a) line's start,
+        where pypdf's text matrix is (it does not move it over a show)."""
+        self._moved = 0.0
 
     def _tw(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].word_space = float(args[0])
@@ -1020,7 +1104,8 @@ class Scanner:
             b"gs": self._ext_gstate, b"Tc": self._tc, b"TL": self._tl, b"TD": self._tl,
             b"Tw": self._tw, b"d": self._dash,
             b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
-            b"BDC": self._marked, b"EMC": self._marked}
+            b"BDC": self._marked, b"EMC": self._marked, b"BT": self._line_start,
+            b"Td": self._line_start, b"Tm": self._line_start, b"T*": self._line_start}
         for o in _FILL | _STROKE:
             table[o] = self._paint
         for o in _SHOW:
@@ -1104,10 +1189,35 @@ class Scanner:
                 self._widen = len(self.spans)
             self.spans.append((start, self._visible_len, box))
 
+    def _order(self) -> Optional[str]:
+        """Why the shows of the piece of text passed on are not read in the order they
+        are drawn (each after the one before, :func:`_follows`), or None; a piece that
+        does not follow the text read before it starts a break (PageScan.breaks)."""
+        places, self._places_since = self._places_since, []
+        if self._open and not self._place_taken:  # its text was passed on: it is here
+            places.append(self._open_place)
+            self._place_taken = True
+        if not places:  # more text of the shows already seen (pypdf split it)
+            return None
+        if any(p is None for p in places):
+            self._last_place = None
+            return "glyphs at a place that cannot be read"
+        here = [p for p in places if p is not None]
+        for a, b in zip(here, here[1:]):
+            if not _follows(a, b):
+                self._last_place = None
+                return ("its glyphs not drawn one after the other (text moved back over "
+                        "itself, before what it follows, or apart)")
+        last, self._last_place = self._last_place, here[-1]
+        if last is None or not _follows(last, here[0]):
+            self.breaks.append(self._visible_len)
+        return None
+
     def on_text(self, text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
         if not text:
             return
         self.text.append(text)
+        disorder = self._order()
         if not text.strip():
             self._piece(text)
             return
@@ -1117,6 +1227,8 @@ class Scanner:
             self.pending = []
         else:  # more text of the operations already seen (pypdf split it)
             why = self._last_why
+        if why is None and disorder is not None:
+            why = self._last_why = disorder
         if why is None:
             self._piece(text)
         else:
@@ -1226,7 +1338,8 @@ def scan_page(page: Any) -> PageScan:
     page.extract_text(visitor_operand_before=s.before, visitor_operand_after=s.after,
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
-                    s.images, crop, s.shows, tuple(s.text_paint), tuple(s.spans), unit)
+                    s.images, crop, s.shows, tuple(s.text_paint), tuple(s.spans), unit,
+                    tuple(s.breaks))
 
 
 #: Annotations of page 1 looked at for what a viewer draws from them.

@@ -1127,6 +1127,69 @@ def test_glyphs_without_width_are_piled(honest, tmp_path):
                           "over each other")
 
 
+def poppler_reads(pdf: Path) -> str:
+    """The text poppler reads from page 1 as laid out (pdftotext -layout), each line's
+    ends stripped and the lines joined: what a reader of the rendered page reads, in
+    order, with spaces where glyphs stand apart."""
+    out = subprocess.run([texbuild.tool("pdftotext"), "-layout", "-f", "1", "-l", "1",
+                          str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return "".join(line.strip() for line in out.splitlines())
+
+
+_PREFIX, _NUMBER = CLAIMED[:10].encode("ascii"), CLAIMED[10:].encode("ascii")
+
+
+def _shows(body: bytes) -> bytes:
+    """*body* in one text object, from (50, 100), in Helvetica without /Widths (where a
+    show ends is taken as far as it could be: 1.02 em a glyph, so each case's parts lie
+    inside the page however wide)."""
+    return b"q BT /FPT 10 Tf 50 100 Td %s ET Q\n" % body
+
+
+# The badge split into several shows whose glyphs a viewer draws elsewhere than after
+# each other; pypdf's text extraction still reads "pith:YYYY:NUM" (it does not move its
+# text matrix over a show, and joins what it reads on one line).
+_SPLIT = {
+    "moved-back": (_shows(b"(%s) Tj -40 0 Td (%s) Tj" % (_PREFIX, _NUMBER)), False),
+    "number-first": (b"q BT /FPT 10 Tf 300 100 Td (%s) Tj -250 0 Td (%s) Tj ET Q\n"
+                     % (_PREFIX, _NUMBER), False),
+    "far-apart": (_shows(b"(%s) Tj 250 0 Td (%s) Tj" % (_PREFIX, _NUMBER)), False),
+    "elsewhere": (b"q BT /FPT 10 Tf 100 100 Td (%s) Tj ET BT /FPT 10 Tf 300 600 Td (%s) Tj "
+                  b"ET Q\n" % (_PREFIX, _NUMBER), False),
+    # every glyph its own show, each at the line's start (Td 0 0): one pile
+    "piled": (_shows(b" 0 0 Td ".join(b"(%s) Tj" % bytes([c]) for c in CLAIMED.encode())),
+              False),
+    # one show, a TJ number or a wide word space between its two parts
+    "tj-apart": (_shows(b"[(%s) -15000 (%s)] TJ" % (_PREFIX, _NUMBER)), False),
+    "tw-apart": (_shows(b"150 Tw (%s %s) Tj" % (_PREFIX, _NUMBER)), False),
+    # drawn as its mirror image: by the matrix, or by a negative Tz
+    "mirror-cm": (b"q -1 0 0 1 500 0 cm BT /FPT 10 Tf 100 100 Td (%s) Tj ET Q\n"
+                  % CLAIMED.encode(), False),
+    "mirror-tz": (b"q BT /FPT 10 Tf -100 Tz 400 100 Td (%s) Tj ET Q\n" % CLAIMED.encode(),
+                  False),
+    # the same parts where a viewer draws them one after the other
+    "two-shows": (_shows(b"(%s) Tj (%s) Tj" % (_PREFIX, _NUMBER)), True),
+    "font-set-again": (_shows(b"(%s) Tj /FPT 10 Tf (%s) Tj" % (_PREFIX, _NUMBER)), True),
+    "next-line": (_shows(b"(%s) Tj 0 -12 Td (%s) Tj" % (_PREFIX, _NUMBER)), True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SPLIT))
+def test_a_badge_split_into_shows_is_read_where_they_are_drawn(honest, tmp_path, case):
+    """Text positioning between shows (Td, TJ numbers, Tw) and a mirroring matrix or Tz:
+    what poppler reads from the page in reading order is what verify vouches for."""
+    ops, shown = _SPLIT[case]
+    pdf = tampered(honest.get("hide"), tmp_path / "s.pdf", lambda w: page_ops(w, ops))
+    assert (CLAIMED in poppler_reads(pdf)) == shown, poppler_reads(pdf)
+    code, doc, err = verify(pdf)
+    if shown:
+        assert code == 0 and badge_shown(doc), doc
+    else:
+        assert code == 1, doc
+        assert check(doc, "badge")["detail"].startswith(
+            "page 1 has %s only where it is not visible (" % CLAIMED), doc
+
+
 # -- the QR code ----------------------------------------------------------------------------
 
 def _qr_stream(w: Any) -> Tuple[Any, bytes]:
