@@ -589,16 +589,34 @@ def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
     if isinstance(claims.areas, str):
         return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
                      % claims.areas)  # (said above already; here for the type checker)
+    # a link that may be clicked over it (its whole rectangle: not every viewer reads
+    # /QuadPoints) must open its page
     over = [link for link in claims.areas if any(overlaps(link.box, b) for b in boxes)]
     for link in over:
         problem = link_problem(link, number)
         if problem is not None:
             return Check("badge", FAIL, "a link over the badge %s %s"
                          % (_display(year, number), problem))
+    # and it is linked when a click anywhere along it opens its page in every viewer:
+    # inside those links' /QuadPoints, where a viewer that reads them clicks
+    areas = [q for link in over for q in (link.quads or (link.box,))]
     if not over:
         return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
                      "links it on every route, with or without hyperref)" % seen)
+    if not all(_covered(b, areas) for b in boxes):
+        return Check("badge", WARN, "%s, but only part of it is a link to its Pith page "
+                     "(the links over it, their /QuadPoints where a viewer reads them, do "
+                     "not cover it)" % seen)
     return Check("badge", OK, "%s, linked to %s%s" % (seen, URL_BASE, number))
+
+
+def _covered(box: Box, areas: List[Box]) -> bool:
+    """Whether *areas* hold the middle line of *box* from end to end (five points along
+    it, half a point of tolerance)."""
+    y = (box[1] + box[3]) / 2
+    return all(any(a[0] - 0.5 <= x <= a[2] + 0.5 and a[1] - 0.5 <= y <= a[3] + 0.5
+                   for a in areas)
+               for x in (box[0] + (box[2] - box[0]) * k / 4 for k in range(5)))
 
 
 def _square(box: Tuple[float, float, float, float], unit: float) -> bool:

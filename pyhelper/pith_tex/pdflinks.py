@@ -117,11 +117,36 @@ def _decoded(text: str, base: Optional[str]) -> str:
 class Link(NamedTuple):
     """A clickable area of page 1: its rectangle, and what a click there does: opens
     *uri* (its one action is a URI action, nothing else), or *other* (what it does
-    instead: another kind of action, a chain, additional actions, a destination)."""
+    instead: another kind of action, a chain, additional actions, a destination);
+    *quads*: the boxes of its /QuadPoints when a viewer that reads them makes only they
+    clickable (none: the whole rectangle)."""
 
     box: Box
     uri: Optional[str]
     other: Optional[str] = None
+    quads: Tuple[Box, ...] = ()
+
+
+def _quads(annot: Any, box: Box) -> Tuple[Box, ...]:
+    """The boxes of an annotation's /QuadPoints (each quadrilateral's bounding box), or
+    () when it has none a viewer follows: none, unreadable, or a point outside its
+    /Rect (viewers then ignore them, PDF 32000-1 12.5.6.5)."""
+    raw = annot.get("/QuadPoints")
+    if raw is None:
+        return ()
+    try:
+        v = [float(x) for x in list(raw.get_object())[:8 * MAX_LINKS + 1]]
+    except (TypeError, ValueError, AttributeError):
+        return ()
+    if not v or len(v) % 8 or len(v) > 8 * MAX_LINKS:
+        return ()
+    xs, ys = v[0::2], v[1::2]
+    tol = 0.5
+    if not all(box[0] - tol <= x <= box[2] + tol for x in xs) or not all(
+            box[1] - tol <= y <= box[3] + tol for y in ys):
+        return ()
+    return tuple((min(xs[i:i + 4]), min(ys[i:i + 4]), max(xs[i:i + 4]), max(ys[i:i + 4]))
+                 for i in range(0, len(xs), 4))
 
 
 def _what_it_does(annot: Any, base: Optional[str]) -> Optional[Link]:
@@ -161,7 +186,7 @@ def _what_it_does(annot: Any, base: Optional[str]) -> Optional[Link]:
         # a URI is 7-bit ASCII; pypdf decodes UTF-16 (or PDFDocEncoding) for us, a
         # viewer may pass the bytes on as they are
         return Link(box, None, "a URI that is not written as plain ASCII")
-    return Link(box, _joined(text, base))
+    return Link(box, _joined(text, base), None, _quads(annot, box))
 
 
 def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:

@@ -943,6 +943,51 @@ def test_a_second_link_over_the_badge_fails(honest, tmp_path, part, shown):
         assert code == 1 and "opens 'https://evil.example/'" in c["detail"], doc
 
 
+def _quad_points(annot: Any, boxes: List[Tuple[float, float, float, float]],
+                 rect: Optional[Tuple[float, float, float, float]] = None) -> None:
+    """*annot*'s /QuadPoints set to *boxes* (as Acrobat writes them), its /Rect to *rect*."""
+    from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+    if rect is not None:
+        annot[NameObject("/Rect")] = ArrayObject([FloatObject(v) for v in rect])
+    annot[NameObject("/QuadPoints")] = ArrayObject([
+        FloatObject(v) for x0, y0, x1, y1 in boxes for v in (x0, y1, x1, y1, x0, y0, x1, y0)])
+
+
+@pytest.mark.parametrize("quads, status", [
+    ("beside", "warn"), ("left-half", "warn"), ("over", "ok"), ("outside-rect", "ok")])
+def test_a_badge_link_is_where_its_quad_points_are(honest, tmp_path, quads, status):
+    """pith.sty's badge link, its /Rect widened 80 pt to the right: a viewer that reads
+    /QuadPoints (Acrobat, pdf.js) makes only the quadrilaterals clickable, so a badge
+    outside them is not (all of it) a link; quad points outside the /Rect are ignored."""
+    x0, y0, x1, y1 = _badge_box(honest.get("linked"))
+    wide = (x0, y0, x1 + 80, y1)
+    boxes = {"beside": [(x1 + 5, y0, x1 + 80, y1)], "left-half": [(x0, y0, (x0 + x1) / 2, y1)],
+             "over": [(x0, y0, x1, y1)], "outside-rect": [(x1 + 5, y0, x1 + 200, y1)]}[quads]
+
+    def edit(w: Any) -> None:
+        _quad_points(_pith_links(w)["badge"], boxes, wide)
+
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "q.pdf", edit))
+    c = check(doc, "badge")
+    assert code == 0 and c["status"] == status, doc
+    if status == "warn":
+        assert "only part of it is a link to its Pith page" in c["detail"], c
+
+
+def test_a_link_elsewhere_over_the_badge_counts_whatever_its_quad_points(honest, tmp_path):
+    """The reverse: a link to another site whose /Rect covers the badge and whose
+    /QuadPoints lie beside it opens that site in a viewer that ignores /QuadPoints."""
+    x0, y0, x1, y1 = _badge_box(honest.get("linked"))
+
+    def edit(w: Any) -> None:
+        _link_over((x0, y0, x1 + 80, y1), "https://evil.example/")(w)
+        _quad_points(w.pages[0]["/Annots"][-1].get_object(), [(x1 + 5, y0, x1 + 80, y1)])
+
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "q.pdf", edit))
+    assert code == 1 and "opens 'https://evil.example/'" in check(doc, "badge")["detail"], doc
+
+
 def test_a_planted_badge_under_a_link_elsewhere_fails(honest, tmp_path):
     """A copy of the number planted on a PDF without a badge, under a link elsewhere."""
     def edit(w: Any) -> None:
