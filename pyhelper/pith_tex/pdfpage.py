@@ -3,8 +3,8 @@
 One pass of pypdf's text extraction over page 1's content stream, with two visitors:
 pypdf decodes the text (fonts, encodings, ToUnicode maps); the visitors follow the
 graphics state next to it (transformation matrix, form XObjects, clipping, text render
-mode, font size, fill colour, line width, cap and dash array, an ExtGState's soft mask
-and transfer function) and collect the filled rectangles (and the
+mode, font size, fill colour, line width, cap and dash array, an ExtGState's soft mask,
+transfer function and blend mode) and collect the filled rectangles (and the
 dashes of stroked axis-aligned lines) and images.  From that:
 
 * the text of page 1, and the part of it that is *visible*: shown with a text render
@@ -21,7 +21,7 @@ dashes of stroked axis-aligned lines) and images.  From that:
 
 What this cannot see (docs/verification.md): glyphs whose ToUnicode map lies (the text
 read is not the text drawn), glyph shapes, text drawn as paths or inside images,
-overprinting and blend modes, optional content other than marked content (``/OC ...
+overprinting, optional content other than marked content (``/OC ...
 BDC``: followed).  Annotations are read apart
 (:func:`scan_annotations`): the text and places of their appearance streams.
 
@@ -277,7 +277,7 @@ class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "stroke_space", "width", "cap",
                  "hscale", "rise", "space", "palette", "stroke_palette", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
-                 "dash", "smask", "transfer")
+                 "dash", "smask", "transfer", "blend")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -317,9 +317,12 @@ class _GState:
         #: hide or whiten everything painted under it: why nothing under it is counted.
         self.smask: Optional[str] = None
         self.transfer: Optional[str] = None
+        #: A blend mode (/BM) that can lighten what is painted (black text under
+        #: /Difference or /Screen on a white page is white), or None.
+        self.blend: Optional[str] = None
 
     def masked(self) -> Optional[str]:
-        return self.smask or self.transfer
+        return self.smask or self.transfer or self.blend
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
@@ -340,6 +343,7 @@ class _GState:
         gs.dash = self.dash
         gs.smask = self.smask
         gs.transfer = self.transfer
+        gs.blend = self.blend
         return gs
 
     def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
@@ -523,6 +527,23 @@ def _identity_transfer(value: Any) -> bool:
                     and floats("/C0", [0.0]) == [0.0] and floats("/C1", [1.0]) == [1.0])
     except (KeyError, TypeError, ValueError, AttributeError):
         return False
+
+
+#: Blend modes whose result is never lighter than what is painted (b x s, min(b, s)):
+#: text and modules painted under them are as dark as their colour says.
+_DARKENING = ("/Normal", "/Compatible", "/Multiply", "/Darken")
+
+
+def _lightening(value: Any) -> Optional[str]:
+    """Why the blend mode *value* (an ExtGState /BM: a name, or an array of names a viewer
+    takes the first it knows of) is not followed, or None when it never lightens what is
+    painted."""
+    value = value.get_object()
+    names = list(value)[:16] if isinstance(value, list) else [value]
+    bad = next((str(n) for n in names if n not in _DARKENING), None)
+    if bad is None and names:
+        return None
+    return "a blend mode (ExtGState /BM %s)" % (bad[:40] if bad else "[]")
 
 
 def _one_pixel_mask(args: Any) -> Optional[bool]:
@@ -887,6 +908,8 @@ class Scanner:
         if "/SMask" in egs:
             gs.smask = (None if egs["/SMask"] == "/None"
                         else "a soft mask (ExtGState /SMask)")
+        if "/BM" in egs:
+            gs.blend = _lightening(egs["/BM"])
         tr = "/TR2" if "/TR2" in egs else "/TR" if "/TR" in egs else None
         if tr is not None:
             gs.transfer = (None if _identity_transfer(egs[tr])

@@ -1946,6 +1946,12 @@ def _name(name: str) -> Any:
     return NameObject(name)
 
 
+def _names(*names: str) -> Any:
+    from pypdf.generic import ArrayObject
+
+    return ArrayObject([_name(n) for n in names])
+
+
 def _white_function(w: Any) -> Any:
     """A transfer function that maps every level to 1: everything painted is white."""
     from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
@@ -2005,27 +2011,39 @@ def test_a_stroke_changed_by_an_extgstate_is_not_the_code(honest, tmp_path, case
     assert check(doc, "qr")["status"] != "ok", doc
 
 
+#: A white page painted first: blend modes mix what is painted with what is under it
+#: (on the bare page, nothing: what is painted shows as it is).
+_WHITE_PAGE = b"q 1 g -2000 -2000 5000 5000 re f Q\n"
+
 _HIDING_STATES = {
     "soft-mask": (lambda w: {"/SMask": _empty_soft_mask(w)}, "soft mask"),
     "transfer": (lambda w: {"/TR": _white_function(w)}, "transfer function"),
     "transfer2": (lambda w: {"/TR2": _white_function(w)}, "transfer function"),
+    # black over white paint: |1 - 0|, 1 - (1 - 1)(1 - 0), max(1, 0), ... are white
+    "blend-difference": (lambda w: {"/BM": _name("/Difference")}, "blend mode"),
+    "blend-screen": (lambda w: {"/BM": _name("/Screen")}, "blend mode"),
+    "blend-lighten": (lambda w: {"/BM": _name("/Lighten")}, "blend mode"),
+    "blend-exclusion": (lambda w: {"/BM": _name("/Exclusion")}, "blend mode"),
+    "blend-array": (lambda w: {"/BM": _names("/Difference", "/Normal")}, "blend mode"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(_HIDING_STATES))
 def test_a_page_hidden_by_an_extgstate_is_not_verified(honest, tmp_path, case):
-    """A soft mask (/SMask) or a transfer function (/TR, /TR2) set before the page's
-    content can hide all of it: poppler draws a blank page.  Neither the badge nor the
-    code is vouched for."""
+    """A soft mask (/SMask), a transfer function (/TR, /TR2) or a blend mode that lightens
+    (/BM) set before the page's content can hide all of it: poppler draws a blank page.
+    Neither the badge nor the code is vouched for."""
     entries, words = _HIDING_STATES[case]
 
     def edit(w: Any) -> None:
         _ext_gstate(w, entries)
-        _content(w, lambda data: b"/GSx gs\n" + data)
+        _content(w, lambda data: _WHITE_PAGE + b"/GSx gs\n" + data)
 
     bad = tampered(honest.get("qr"), tmp_path / "h.pdf", edit)
     read, dark = _rendered(bad, tmp_path)
-    assert (read, dark) == ("", 0)  # a blank page in a viewer
+    # a blank page in a viewer (blending: but for the mark's white pi, which /Difference
+    # and /Exclusion turn dark blue over its blue square, 27 pixels; the text is gone)
+    assert read == "" and dark <= (30 if case.startswith("blend") else 0), (read, dark)
     code, doc, err = verify(bad)
     assert code == 1, doc
     badge = check(doc, "badge")
@@ -2048,6 +2066,21 @@ def test_an_extgstate_that_hides_nothing_still_verifies(honest, tmp_path, entrie
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "n.pdf", edit))
     assert code == 0, doc
     assert check(doc, "qr")["status"] == "ok" and check(doc, "badge")["status"] == "ok", doc
+
+
+@pytest.mark.parametrize("mode", ["/Multiply", "/Darken", "/Compatible"])
+def test_a_blend_mode_that_never_lightens_still_verifies(honest, tmp_path, mode):
+    """The reverse: blending that is never lighter than the paint (b x s, min(b, s)) over
+    the whole page: poppler still draws the code, and verify vouches for it."""
+    def edit(w: Any) -> None:
+        _ext_gstate(w, lambda w: {"/BM": _name(mode)})
+        _content(w, lambda data: b"/GSx gs\n" + data)
+
+    pdf = tampered(honest.get("qr"), tmp_path / "m.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert read.strip().endswith("/pith/" + N), read
+    code, doc, err = verify(pdf)
+    assert code == 0, doc
 
 
 def _turned(w: Any) -> None:
