@@ -1107,10 +1107,12 @@ class Scanner:
         if painted is None:
             self.images.append(box)
         elif painted and not any(self.layers) and not self._clipped(box):
-            # ghostscript draws a rule as a 1 x 1 image mask, in the fill colour
+            # ghostscript draws a rule as a 1 x 1 image mask, in the fill colour (and
+            # with its alpha, soft mask and blend mode, as a filled rectangle)
             gs = self.gs[-1]
-            self.rects.append(Rect(box, gs.fill is not None and gs.fill >= 0.5,
-                                   abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))
+            dark = (gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
+                    and not gs.masked())
+            self.rects.append(Rect(box, dark, abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))
 
     def _table(self) -> Dict[bytes, Callable[[bytes, List[Any], Any, Any], None]]:
         """The operators followed, with their handlers (one lookup per operation)."""

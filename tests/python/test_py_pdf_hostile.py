@@ -599,6 +599,32 @@ def test_a_transparent_code_is_not_drawn(honest, tmp_path):
     assert check(doc, "qr")["status"] != "ok", doc
 
 
+def _mask_grid(rows: List[str], x: float, y: float, module: float) -> bytes:
+    """The dark runs of *rows* as 1 x 1 inline image masks, as ghostscript draws rules."""
+    out = []
+    for i, row in enumerate(rows):
+        for m in re.finditer("1+", row):
+            out.append(b"q %.3f 0 0 %.3f %.3f %.3f cm BI /IM true /W 1 /H 1 /BPC 1 ID \x00 EI Q"
+                       % (len(m.group(0)) * module, module, x + m.start() * module,
+                          y - (i + 1) * module))
+    return b"\n".join(out) + b"\n"
+
+
+@pytest.mark.parametrize("fill, shown", [(0.0, False), (1.0, True)], ids=["clear", "opaque"])
+def test_a_code_of_image_masks_under_alpha_0_is_not_drawn(honest, tmp_path, fill, shown):
+    """Rules drawn as 1 x 1 image masks (ghostscript's) paint in the fill colour with its
+    constant alpha: under /ca 0 poppler draws nothing, so no code is vouched for."""
+    def edit(w: Any) -> None:
+        _alpha(w, fill)
+        page_ops(w, b"/GSa gs\n" + _mask_grid(qr_rows(N), 300, 400, 2.0), font=False)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "m.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert (N in read) == shown, read
+    code, doc, err = verify(pdf)
+    assert (check(doc, "qr")["status"] == "ok") == shown, doc
+
+
 @pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs",
                                     b"1 g 1 Tr", b"1 g 2 Tr",
                                     b"0 0 5 5 re 90 90 400 30 re W n"])
