@@ -541,8 +541,15 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if others:  # a viewer draws an annotation's appearance over the page
         return Check("badge", FAIL, "an annotation on page 1 shows %s, but the metadata "
                      "says %s" % (others[0], _display(year, number)))
-    boxes = shown_at(page, number, year)
-    if boxes:
+    copies = _copies(page, number, year)
+    if copies:
+        clear = [c for c in copies if _drawn_over(page, c, claims.annots[1]) is None]
+        if not clear:
+            return Check("badge", FAIL, "page 1 shows %s, but %s is drawn over it: what a "
+                         "reader sees there is not what was checked" % (
+                             _display(year, number),
+                             _drawn_over(page, copies[0], claims.annots[1])))
+        boxes = [_span_box(page, i) for c in clear for i in c]
         return _badge_link_check(claims, page, number, year, boxes)
     if visible_numbers(page.text):
         why = next((w for t, w in page.hidden if t.strip()), "not visible")
@@ -558,14 +565,25 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
 
 def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
     """Where page 1 visibly shows *number* (of *year*): the boxes of the pieces of text
-    each visible copy is read from (the crop box for a piece that was not located).  A
-    copy read across a break (a piece not drawn where the one before it ends) is not
-    shown: a reader does not see those parts as one."""
+    each visible copy is read from (the crop box for a piece that was not located)."""
+    return [_span_box(page, i) for c in _copies(page, number, year) for i in c]
+
+
+def _span_box(page: PageScan, i: int) -> Box:
+    box = page.spans[i][2]
+    return page.crop if box is None else box
+
+
+def _copies(page: PageScan, number: str, year: Optional[int]) -> List[List[int]]:
+    """Each visible copy of *number* (of *year*) on page 1, as the pieces of text
+    (indices in PageScan.spans) it is read from.  A copy read across a break (a piece
+    not drawn where the one before it ends) is not shown: a reader does not see those
+    parts as one."""
     from bisect import bisect_right
 
     where = [i for i, c in enumerate(page.visible) if not c.isspace()]
     squeezed = "".join(page.visible[i] for i in where)
-    boxes: List[Box] = []
+    copies: List[List[int]] = []
     for m in _BADGE_RE.finditer(squeezed):
         y = int(m.group(1)) if m.group(1) else None
         if m.group(2) != number or not (y is None or year is None or y == year):
@@ -574,10 +592,33 @@ def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
         # a break after the first character and at or before the last one
         if bisect_right(page.breaks, start) < bisect_right(page.breaks, end - 1):
             continue
-        for i, j, box in page.spans:
-            if i < end and start < j:
-                boxes.append(page.crop if box is None else box)
-    return boxes
+        pieces = [k for k, (i, j, _) in enumerate(page.spans) if i < end and start < j]
+        if pieces:
+            copies.append(pieces)
+    return copies
+
+
+def _drawn_over(page: PageScan, copy: List[int],
+                annots: Tuple[Box, ...]) -> Optional[str]:
+    """What is drawn over the middle of a copy of the number (its glyphs from a quarter
+    em in from every side of their box): paint or other text after its shows, or an
+    annotation's appearance (a viewer draws those over the page); None when nothing."""
+    first = copy[0]
+    own_from = page.span_shows[first - 1] if first > 0 else 0
+    own_to = page.span_shows[copy[-1]]
+    for k in copy:
+        x0, y0, x1, y1 = _span_box(page, k)
+        d = min(x1 - x0, y1 - y0) / 4
+        core = (x0 + d, y0 + d, x1 - d, y1 - d)
+        after = page.span_shows[k]
+        for when, box in page.paint:
+            # (its own glyphs, shown after this piece's, may touch it: kerned)
+            if when > after and overlaps(box, core) and not (
+                    when == int(when) and own_from < when <= own_to):
+                return "paint or text drawn later" if when != int(when) else "other text"
+        if any(overlaps(box, core) for box in annots):
+            return "an annotation's appearance"
+    return None
 
 
 def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,

@@ -139,6 +139,12 @@ class PageScan(NamedTuple):
     #: it ends (on its line, or at the start of a following one): text read across such
     #: a place is not one run a reader sees, in that order.
     breaks: Tuple[int, ...] = ()
+    #: Everything painted, in the order it is painted: (when, where), *when* the number
+    #: of shows before it (a show's own glyphs: its number, from 1; other paint after
+    #: show k: k + 0.5), *where* its box in page space (glyphs: -0.2 to 0.8 em).
+    paint: Tuple[Tuple[float, Box], ...] = ()
+    #: Per piece of *spans*: the number of its last show (what is painted after it).
+    span_shows: Tuple[int, ...] = ()
 
 
 class _Place(NamedTuple):
@@ -616,6 +622,8 @@ class Scanner:
         self._place_taken = False
         self._last_place: Optional[_Place] = None
         self.breaks: List[int] = []
+        self.paint: List[Tuple[float, Box]] = []
+        self.span_shows: List[int] = []
         self._handlers = self._table()
 
     # -- helpers ------------------------------------------------------------------------
@@ -624,8 +632,20 @@ class Scanner:
             return cm  # type: ignore[no-any-return]
         return mul(cm, self.base[-1])
 
+    def _painted(self, box: Box, alpha: float, when: Optional[float] = None) -> None:
+        """Something is painted over *box* (with constant alpha *alpha*): recorded in
+        PageScan.paint unless it paints nothing (a hidden layer, alpha near 0)."""
+        if (alpha >= MIN_ALPHA and not any(self.layers) and len(self.paint) < 200_000
+                and all(math.isfinite(v) for v in box)):
+            self.paint.append((self.shows + 0.5 if when is None else when,
+                               intersect(box, self.gs[-1].clip)))
+
     def _end_path(self, op: bytes, cm: Any) -> None:
         gs = self.gs[-1]
+        if self.path and (op in _FILL or op in _STROKE):
+            self._painted(bbox(self.path), max(
+                gs.fill_alpha if op in _FILL else 0.0,
+                gs.stroke_alpha if op in _STROKE or op[:1] in (b"B", b"b") else 0.0))
         if op in _FILL or op in _STROKE:
             if op in _FILL and not self.path_curved and self.path_rects:
                 dark = (gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
@@ -976,6 +996,9 @@ class Scanner:
         finite = all(math.isfinite(v) for p in corners for v in p)
         if finite:
             self._show_box = bbox(corners)
+            if gs.tr not in (3, 7):  # glyphs painted over what is under them
+                self._painted(self._show_box, max(gs.fill_alpha, gs.stroke_alpha),
+                              float(self.shows))
             along = math.hypot(m[0], m[1])
             if size > 0 and along > 0 and math.isfinite(size):
                 self._open_place = _Place(ends[0], ends[1], (m[0] / along, m[1] / along),
@@ -1096,6 +1119,7 @@ class Scanner:
     def _shade(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         # ``sh`` paints a shading over the whole clipping area
         self.other_paint.append(intersect(self.gs[-1].clip, self.crop))
+        self._painted(self.crop, self.gs[-1].fill_alpha)
 
     def _xobject(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self._do(args[0], cm)
@@ -1104,6 +1128,8 @@ class Scanner:
         m = self._m(cm)
         box = bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1), apply(m, 1, 1)])
         painted = _one_pixel_mask(args)
+        if painted is not False:
+            self._painted(box, self.gs[-1].fill_alpha)
         if painted is None:
             self.images.append(box)
         elif painted and not any(self.layers) and not self._clipped(box):
@@ -1191,6 +1217,7 @@ class Scanner:
         if subtype == "/Image":
             self.images.append(bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1),
                                      apply(m, 1, 1)]))
+            self._painted(self.images[-1], self.gs[-1].fill_alpha)
 
     def _piece(self, text: str) -> None:
         """*text* (or the mark of hidden text) joins the visible text, with where the
@@ -1213,6 +1240,7 @@ class Scanner:
             if self._open and self._show_box is not None:
                 self._widen = len(self.spans)
             self.spans.append((start, self._visible_len, box))
+            self.span_shows.append(self.shows)
 
     def _order(self) -> Optional[str]:
         """Why the shows of the piece of text passed on are not read in the order they
@@ -1364,7 +1392,7 @@ def scan_page(page: Any) -> PageScan:
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
                     s.images, crop, s.shows, tuple(s.text_paint), tuple(s.spans), unit,
-                    tuple(s.breaks))
+                    tuple(s.breaks), tuple(s.paint), tuple(s.span_shows))
 
 
 #: Annotations of page 1 looked at for what a viewer draws from them.

@@ -1476,6 +1476,75 @@ def _annotation(w: Any, rect: List[float], ops: bytes, subtype: str = "/FreeText
     page[NameObject("/Annots")] = annots
 
 
+def _number_box(pdf: Path) -> Tuple[float, float, float, float]:
+    """Where page 1 shows the claimed number (its glyphs' box, -0.2 to 0.8 em)."""
+    from pith_tex.pdf import read_claims, shown_at
+
+    page = read_claims(str(pdf)).page
+    assert page is not None
+    (box,) = shown_at(page, N, V["year"])
+    return box
+
+
+def _grey_levels(pdf: Path, box: Tuple[float, float, float, float], tmp_path: Path) -> List[int]:
+    """The grey levels poppler renders (150 dpi) in the middle of *box* (a quarter of its
+    height in from every side)."""
+    from pypdf import PdfReader
+
+    top = float(PdfReader(str(pdf)).pages[0].mediabox[3])
+    x0, y0, x1, y1 = box
+    d = (y1 - y0) / 4
+    k = 150 / 72
+    x, y = int((x0 + d) * k), int((top - y1 + d) * k)
+    w, h = int((x1 - x0 - 2 * d) * k), int((y1 - y0 - 2 * d) * k)
+    tmp_path.mkdir()
+    subprocess.run([texbuild.tool("pdftoppm"), "-r", "150", "-gray", "-f", "1", "-l", "1",
+                    "-x", str(x), "-y", str(y), "-W", str(w), "-H", str(h), str(pdf),
+                    str(tmp_path / "region")], check=True)
+    pgm = next(tmp_path.glob("region*.pgm")).read_bytes().split(b"\n", 3)[3]
+    return list(pgm)
+
+
+def _cover(how: str, box: Tuple[float, float, float, float]) -> Callable[[Any], None]:
+    x0, y0, x1, y1 = box
+    rect = b"%.2f %.2f %.2f %.2f re f" % (x0, y0, x1 - x0, y1 - y0)
+
+    def edit(w: Any) -> None:
+        if how == "annotation":
+            _annotation(w, [x0, y0, x1, y1], b"1 g 0 0 %.2f %.2f re f" % (x1 - x0, y1 - y0),
+                        "/Square")
+        elif how == "under":  # a white box first, the page on it: a background
+            _content(w, lambda data: b"q 1 g %s Q\n" % rect + data)
+        elif how == "text":  # other glyphs drawn on the number
+            page_ops(w, b"q BT /FPT %.2f Tf %.2f %.2f Td (%s) Tj ET Q\n"
+                     % (y1 - y0, x0, y0 + (y1 - y0) * 0.2, b"W" * 40))
+        else:
+            page_ops(w, b"q %s %s Q\n" % ({"white": b"1 g", "black": b"0 g"}[how], rect),
+                     font=False)
+    return edit
+
+
+@pytest.mark.parametrize("how, shown", [
+    ("white", False), ("black", False), ("text", False), ("annotation", False),
+    ("under", True)])
+def test_something_drawn_over_the_badge_hides_it(honest, tmp_path, how, shown):
+    """A white or black box, other glyphs, or an annotation's appearance drawn over the
+    number after it: poppler renders no number there (one colour, or other glyphs), so
+    it is not vouched for; the same box drawn before it is a background."""
+    box = _number_box(honest.get("qr"))
+    before = _grey_levels(honest.get("qr"), box, tmp_path / "a")
+    pdf = tampered(honest.get("qr"), tmp_path / "c.pdf", _cover(how, box))
+    after = _grey_levels(pdf, box, tmp_path / "b")
+    assert min(before) < 64 and max(before) > 192  # black glyphs on white
+    assert (after == before) == shown, (how, min(after), max(after))
+    code, doc, err = verify(pdf)
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and c["status"] == "fail" and "is drawn over it" in c["detail"], c
+
+
 @pytest.mark.parametrize("subtype", ["/FreeText", "/Stamp"])
 def test_an_annotation_showing_another_number_fails(honest, tmp_path, subtype):
     bad = tampered(honest.get("qr"), tmp_path / "annot.pdf", lambda w: _annotation(
