@@ -552,7 +552,9 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
         boxes = [_span_box(page, i) for c in clear for i in c]
         return _badge_link_check(claims, page, number, year, boxes)
     if visible_numbers(page.text):
-        why = next((w for t, w in page.hidden if t.strip()), "not visible")
+        # why the piece with (the start of) the number is hidden, else the first why
+        why = next((w for t, w in page.hidden if number[:8] in "".join(t.split())),
+                   next((w for t, w in page.hidden if t.strip()), "not visible"))
         if any(n == number and (y is None or year is None or y == year)
                for y, n in visible_numbers(page.visible)):
             why = ("read across pieces of text not drawn one after the other: a part "

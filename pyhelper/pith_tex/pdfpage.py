@@ -283,7 +283,7 @@ class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "stroke_space", "width", "cap",
                  "hscale", "rise", "space", "palette", "stroke_palette", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
-                 "dash", "smask", "transfer", "blend")
+                 "dash", "smask", "transfer", "blend", "text_clip")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -326,6 +326,10 @@ class _GState:
         #: A blend mode (/BM) that can lighten what is painted (black text under
         #: /Difference or /Screen on a white page is white), or None.
         self.blend: Optional[str] = None
+        #: The clipping path holds the outlines of glyphs (text shown in render modes 4
+        #: to 7): what is painted in it shows only inside glyph shapes pith-tex does not
+        #: know.
+        self.text_clip = False
 
     def masked(self) -> Optional[str]:
         return self.smask or self.transfer or self.blend
@@ -350,6 +354,7 @@ class _GState:
         gs.smask = self.smask
         gs.transfer = self.transfer
         gs.blend = self.blend
+        gs.text_clip = self.text_clip
         return gs
 
     def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
@@ -615,6 +620,7 @@ class Scanner:
         #: How far the shows since the start of the line moved the text position (text
         #: space units): pypdf's text matrix stays at the line's start.
         self._moved = 0.0
+        self._clip_text = False  # text shown in a clipping render mode since BT
         #: Where the shows since the last piece lie (None: not located), the show under
         #: way's, and the last show of the text read before (see PageScan.breaks).
         self._places_since: List[Optional[_Place]] = []
@@ -728,8 +734,11 @@ class Scanner:
 
     def _clipped(self, box: Box) -> bool:
         """Whether the middle of *box* lies outside a clipping path set on the page (the
-        crop box alone is the ``qr`` check's own test, with its own message)."""
+        crop box alone is the ``qr`` check's own test, with its own message), or the
+        clipping path holds glyph outlines (nothing under it is followed)."""
         gs = self.gs[-1]
+        if gs.text_clip:
+            return True
         if gs.clip == self.crop and not gs.parts:
             return False
         return not gs.shows(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tol=self.tol)
@@ -778,6 +787,9 @@ class Scanner:
         x, y = apply(m, 0.0, gs.rise)  # the baseline, raised or lowered by Ts
         if not inside(self.crop, x, y, self.tol):
             return "outside the crop box"
+        if gs.text_clip:
+            return ("clipped to the outlines of text shown in render modes 4 to 7, which "
+                    "pith-tex does not follow")
         if not gs.shows((x, y), tol=self.tol):
             return "clipped away"
         return None
@@ -971,6 +983,8 @@ class Scanner:
                              "text extraction does not follow: what it reads may not be "
                              "what a viewer shows")
         self.shows += 1
+        if gs.tr >= 4:
+            self._clip_text = True
         self._open = True
         self._show_box = None
         self._open_place, self._place_taken = None, False
@@ -1093,6 +1107,15 @@ class Scanner:
         """``BT``, ``Td``, ``Tm``, ``T*``: the text position goes to (a) line's start,
         where pypdf's text matrix is (it does not move it over a show)."""
         self._moved = 0.0
+        if op == b"BT":
+            self._clip_text = False
+
+    def _end_text(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``ET``: text shown in render modes 4 to 7 since ``BT`` becomes part of the
+        clipping path (its glyph outlines)."""
+        if self._clip_text:
+            self.gs[-1].text_clip = True
+        self._clip_text = False
 
     def _tw(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].word_space = float(args[0])
@@ -1156,7 +1179,8 @@ class Scanner:
             b"Tw": self._tw, b"d": self._dash,
             b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
             b"BDC": self._marked, b"EMC": self._marked, b"BT": self._line_start,
-            b"Td": self._line_start, b"Tm": self._line_start, b"T*": self._line_start}
+            b"Td": self._line_start, b"Tm": self._line_start, b"T*": self._line_start,
+            b"ET": self._end_text}
         for o in _FILL | _STROKE:
             table[o] = self._paint
         for o in _SHOW:

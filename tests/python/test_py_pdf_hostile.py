@@ -2178,6 +2178,29 @@ def test_a_blend_mode_that_never_lightens_still_verifies(honest, tmp_path, mode)
     assert code == 0, doc
 
 
+_DOT_CLIP = b"BT 7 Tr /FPT 10 Tf 300 300 Td (.) Tj ET 0 Tr\n"  # the clip: one dot's outline
+
+
+@pytest.mark.parametrize("clip, shown", [(True, False), (False, True)], ids=["clip", "no-clip"])
+def test_text_clipped_to_glyph_outlines_is_not_visible(honest, tmp_path, clip, shown):
+    """Text shown in render mode 7 adds its glyphs' outlines to the clipping path at ET:
+    what is painted after it, in the same q, shows only inside one dot: poppler draws
+    neither the badge nor the QR code."""
+    def edit(w: Any) -> None:
+        page_ops(w, b"")  # Helvetica as /FPT
+        _content(w, lambda data: b"q\n" + (_DOT_CLIP if clip else b"") + data + b"\nQ\n")
+
+    pdf = tampered(honest.get("qr"), tmp_path / "t.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert (N in read) == shown and (dark > 100) == shown, (read, dark)
+    code, doc, err = verify(pdf)
+    if shown:
+        assert code == 0, doc
+    else:
+        assert code == 1 and "outlines of text" in check(doc, "badge")["detail"], doc
+        assert check(doc, "qr")["status"] != "ok", doc
+
+
 def _turned(w: Any) -> None:
     """Page 1's content turned a quarter (as dvips's landscape special turns a page):
     the code's rows become columns, still inside the page."""
