@@ -181,7 +181,7 @@ class _Metrics:
     font with another CMap than Identity-H/V: a glyph a byte, each the font's widest."""
 
     __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale", "bound",
-                 "vertical", "flip")
+                 "vertical", "flip", "type3", "_blank")
 
     def __init__(self, font: Any = None) -> None:
         self.two_byte = False
@@ -197,6 +197,9 @@ class _Metrics:
         self.scale = 0.001
         #: A Type 3 font's /FontMatrix mirrors its glyphs (-1; 1 otherwise).
         self.flip = 1.0
+        #: A Type 3 font: its glyphs are drawn by its own procedures (/CharProcs).
+        self.type3: Any = None
+        self._blank: Dict[int, bool] = {}
         if font is None:
             return
         try:
@@ -222,6 +225,7 @@ class _Metrics:
                 a, b, c, d = (float(v) for v in list(font["/FontMatrix"])[:4])
                 self.scale = a
                 self.flip = -1.0 if a * d - b * c < 0 else 1.0
+                self.type3 = font
             if "/Widths" in font:
                 self.first = int(font.get("/FirstChar", 0))
                 self.widths = [float(w) for w in list(font["/Widths"])[:256]]
@@ -259,6 +263,14 @@ class _Metrics:
             return [data[i] << 8 | data[i + 1] for i in range(0, len(data) - 1, 2)]
         return list(data)
 
+    def blank(self, code: int) -> bool:
+        """Whether a Type 3 font's procedure for *code* paints nothing at all (no fill,
+        stroke, image, shading or text operator; a missing procedure draws nothing
+        either); a space (code 32, /space) is meant to be blank."""
+        if code not in self._blank:
+            self._blank[code] = _blank_glyph(self.type3, code)
+        return self._blank[code]
+
     def width(self, code: int) -> float:
         if self.two_byte:
             return self.cids.get(code, self.default)
@@ -267,6 +279,36 @@ class _Metrics:
 
 
 _UNKNOWN_FONT = _Metrics()
+_GLYPH_PAINT = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"S", b"s", b"sh", b"Do",
+                b"INLINE IMAGE", b"Tj", b"TJ", b"'", b'"'}
+
+
+def _blank_glyph(font: Any, code: int) -> bool:
+    """See :meth:`_Metrics.blank` (a procedure that cannot be read is not blank: what it
+    draws is unknown, as any Type 3 glyph's shape is)."""
+    from pypdf.generic import ContentStream
+
+    try:
+        name: Any = None
+        encoding = font["/Encoding"].get_object()
+        differences = list(encoding.get("/Differences", []))[:4096]
+        at = 0
+        for item in differences:  # [code /name /name ... code /name ...]
+            if isinstance(item, int):
+                at = int(item)
+            else:
+                if at == code:
+                    name = item
+                at += 1
+        if name is None or name == "/space" or code == 32:
+            return False
+        proc = font["/CharProcs"].get_object().get(name)
+        if proc is None:
+            return True
+        ops = ContentStream(proc.get_object(), None).operations
+        return not any(op in _GLYPH_PAINT for _, op in ops[:MAX_OPERATIONS])
+    except Exception:
+        return False
 
 
 def _string_bytes(item: Any) -> bytes:
@@ -1029,6 +1071,8 @@ class Scanner:
             why = "written vertically (a vertical CMap), which pith-tex does not follow"
         if why is None and op == b"TJ" and _pulled_back(args[0]):
             why = "glyphs drawn over each other (TJ moves them back)"
+        if why is None and gs.metrics.type3 is not None:
+            why = self._blank_glyphs(op, args)
         if why is None and gap > MAX_GAP * abs(gs.size):
             why = "glyphs drawn apart (%.3g em between two of them)" % (gap / abs(gs.size))
         if why is None and glyphs >= 2 and em < 0.2 * glyphs:
@@ -1042,6 +1086,17 @@ class Scanner:
             elif not gs.shows((x0, y0), (x1, y1), tol=self.tol):
                 why = "clipped away"
         self.pending.append(why)
+
+    def _blank_glyphs(self, op: bytes, args: List[Any]) -> Optional[str]:
+        """Why a show in a Type 3 font leaves glyphs out: one whose procedure paints
+        nothing (at most the first 256 glyphs looked at), or None."""
+        metrics = self.gs[-1].metrics
+        items = list(args[0])[:100_000] if op == b"TJ" else [args[-1]]
+        codes = [c for item in items if not isinstance(item, (int, float))
+                 for c in metrics.codes(_string_bytes(item))]
+        if any(metrics.blank(c) for c in codes[:256]):
+            return "a Type 3 glyph whose procedure draws nothing"
+        return None
 
     def _advance(self, op: bytes, args: List[Any]) -> Tuple[float, int, float, float]:
         """How far the show moves the text position (text space units, as a viewer

@@ -2178,6 +2178,56 @@ def test_a_blend_mode_that_never_lightens_still_verifies(honest, tmp_path, mode)
     assert code == 0, doc
 
 
+_GLYPH_NAMES = {**{c: "/" + c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+                **{str(i): "/" + n for i, n in enumerate(
+                    "zero one two three four five six seven eight nine".split())},
+                ":": "/colon"}
+
+
+def _type3(w: Any, proc: bytes) -> None:
+    """A Type 3 font /FT3 in page 1's resources whose glyphs (the claimed number's
+    characters, by their standard names) are each drawn by *proc*."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               FloatObject, NameObject, NumberObject)
+
+    procs = DictionaryObject()
+    for name in set(_GLYPH_NAMES.values()):
+        glyph = DecodedStreamObject()
+        glyph.set_data(b"600 0 0 0 500 700 d1 " + proc)
+        procs[NameObject(name)] = w._add_object(glyph)
+    differences: List[Any] = []
+    for c, name in sorted(_GLYPH_NAMES.items()):
+        differences += [NumberObject(ord(c)), NameObject(name)]
+    font = DictionaryObject({
+        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type3"),
+        NameObject("/FontBBox"): ArrayObject([NumberObject(v) for v in (0, 0, 500, 700)]),
+        NameObject("/FontMatrix"): ArrayObject([FloatObject(v) for v in (0.001, 0, 0, 0.001, 0, 0)]),
+        NameObject("/CharProcs"): procs,
+        NameObject("/Encoding"): DictionaryObject({NameObject("/Differences"): ArrayObject(differences)}),
+        NameObject("/FirstChar"): NumberObject(48), NameObject("/LastChar"): NumberObject(122),
+        NameObject("/Widths"): ArrayObject([NumberObject(600)] * 75)})
+    res = w.pages[0]["/Resources"].get_object()
+    if "/Font" not in res:
+        res[NameObject("/Font")] = DictionaryObject()
+    res["/Font"].get_object()[NameObject("/FT3")] = w._add_object(font)
+
+
+@pytest.mark.parametrize("proc, shown", [(b"", False), (b"0 0 500 700 re f", True)],
+                         ids=["blank", "drawn"])
+def test_type3_glyphs_that_draw_nothing_are_not_visible(honest, tmp_path, proc, shown):
+    """A Type 3 font whose glyph procedures paint nothing: the number extracts from its
+    encoding, poppler draws nothing where it stands."""
+    def edit(w: Any) -> None:
+        _type3(w, proc)
+        page_ops(w, b"q BT /FT3 10 Tf 100 100 Td (%s) Tj ET Q\n" % CLAIMED.encode(),
+                 font=False)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "t3.pdf", edit)
+    levels = _grey_levels(pdf, (100, 98, 300, 108), tmp_path / "r")
+    assert (min(levels) < 128) == shown, min(levels)
+    badge_seen_or_refused(pdf, shown, "a Type 3 glyph whose procedure draws nothing")
+
+
 _DOT_CLIP = b"BT 7 Tr /FPT 10 Tf 300 300 Td (.) Tj ET 0 Tr\n"  # the clip: one dot's outline
 
 
