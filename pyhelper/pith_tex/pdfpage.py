@@ -683,7 +683,8 @@ class Scanner:
     def _painted(self, box: Box, alpha: float, when: Optional[float] = None) -> None:
         """Something is painted over *box* (with constant alpha *alpha*): recorded in
         PageScan.paint unless it paints nothing (a hidden layer, alpha near 0)."""
-        if (alpha >= MIN_ALPHA and not any(self.layers) and len(self.paint) < 200_000
+        # (bounded by MAX_OPERATIONS: one item an operation at most)
+        if (alpha >= MIN_ALPHA and not any(self.layers)
                 and all(math.isfinite(v) for v in box)):
             self.paint.append((self.shows + 0.5 if when is None else when,
                                intersect(box, self.gs[-1].clip)))
@@ -1059,7 +1060,7 @@ class Scanner:
             if size > 0 and along > 0 and math.isfinite(size):
                 self._open_place = _Place(ends[0], ends[1], (m[0] / along, m[1] / along),
                                           size)
-        if gs.tr not in (3, 7) and finite and len(self.text_paint) < 100_000:
+        if gs.tr not in (3, 7) and finite:  # (bounded by MAX_OPERATIONS)
             # painted glyphs, a font size around their baseline (any colour: glyphs
             # drawn over a QR code change what a scanner reads)
             box = bbox(ends)
@@ -1106,7 +1107,9 @@ class Scanner:
         width goes beyond the widest glyph of a standard font)."""
         gs = self.gs[-1]
         if op == b"TJ":
-            items = list(args[0])[:100_000]
+            items = list(args[0])
+            if len(items) > 100_000:  # not followed whole: where it ends is unknown
+                raise ValueError("a TJ array of more than 100000 items")
         else:
             items = [args[-1]]
         metrics = gs.metrics
@@ -1191,8 +1194,10 @@ class Scanner:
                 hidden = _is_off(props, self.off)
             except Exception:
                 hidden = False
-        if len(self.layers) < 10_000:
-            self.layers.append(hidden)
+        if len(self.layers) >= 10_000:
+            # (one not followed would let its EMC close another: a hidden layer lost)
+            raise TooComplex("more than 10000 nested marked-content sequences on page 1")
+        self.layers.append(hidden)
 
     def _shade(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         # ``sh`` paints a shading over the whole clipping area

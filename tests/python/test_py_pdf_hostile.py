@@ -1913,6 +1913,38 @@ def test_a_form_clips_to_its_bbox(honest, tmp_path, bbox, shown):
                           "clipped away")
 
 
+def test_a_layer_nested_past_the_bound_is_not_lost(honest, tmp_path):
+    """10,000 marked-content sequences opened first: a hidden layer opened inside them
+    must not go unrecorded (its EMC would then close another, and the badge in it count
+    as shown): the page is too complex to check."""
+    def edit(w: Any) -> None:
+        page_ops(w, b"/X BMC\n" * 10_000 + _layer(w, "/OFF") + b"EMC\n" * 10_000)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "n.pdf", edit)
+    assert CLAIMED not in poppler_reads(pdf)  # poppler hides the layer
+    code, doc, err = verify(pdf)
+    assert code == 3, doc
+    assert "nested marked-content" in check(doc, "badge")["detail"], doc
+
+
+def test_glyphs_over_the_code_after_many_shows_are_seen(honest, tmp_path):
+    """100,000 empty shows first, then a line of glyphs across the QR code: glyphs
+    painted over it are looked for however many shows come before them."""
+    def edit(w: Any) -> None:
+        from pith_tex.pdfpage import qr_grids, scan_page
+
+        x0, y0, x1, y1 = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        page_ops(w, b"q BT /FPT 20 Tf " + b"() Tj " * 100_000 + b"%.2f %.2f Td (%s) Tj ET Q\n"
+                 % (x0, (y0 + y1) / 2 - 7, b"W" * 6))
+
+    pdf = tampered(honest.get("qr"), tmp_path / "g.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert N not in read, read
+    code, doc, err = verify(pdf)
+    assert code == 1 and "something else is painted over the QR code" in check(
+        doc, "qr")["detail"], doc
+
+
 def test_a_form_that_draws_itself_ends(honest, tmp_path):
     def edit(w):
         _form(w, "/FmL", b"q 0.5 0 0 0.5 0 0 cm /FmL Do Q\n")
