@@ -549,8 +549,8 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
                          "reader sees there is not what was checked" % (
                              _display(year, number),
                              _drawn_over(page, copies[0], claims.annots[1])))
-        boxes = [_span_box(page, i) for c in clear for i in c]
-        return _badge_link_check(claims, page, number, year, boxes)
+        return _badge_link_check(claims, page, number, year,
+                                 [[_span_box(page, i) for i in c] for c in clear])
     if visible_numbers(page.text):
         # why the piece with (the start of) the number is hidden, else the first why
         why = next((w for t, w in page.hidden if number[:8] in "".join(t.split())),
@@ -624,7 +624,7 @@ def _drawn_over(page: PageScan, copy: List[int],
 
 
 def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
-                      year: Optional[int], boxes: List[Box]) -> Check:
+                      year: Optional[int], copies: List[List[Box]]) -> Check:
     """The badge is shown: every link over it must open its Pith page (a badge that
     links elsewhere sends the reader to another page than the one it names)."""
     seen = "page 1 shows %s (visible: at least %g pt, painted, inside the crop box)" % (
@@ -634,19 +634,25 @@ def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
                      % claims.areas)  # (said above already; here for the type checker)
     # a link that may be clicked over it (its whole rectangle: not every viewer reads
     # /QuadPoints) must open its page
+    boxes = [b for c in copies for b in c]
     over = [link for link in claims.areas if any(overlaps(link.box, b) for b in boxes)]
     for link in over:
         problem = link_problem(link, number)
         if problem is not None:
             return Check("badge", FAIL, "a link over the badge %s %s"
                          % (_display(year, number), problem))
-    # and it is linked when a click anywhere along it opens its page in every viewer:
-    # inside those links' /QuadPoints, where a viewer that reads them clicks
-    areas = [q for link in over for q in (link.quads or (link.box,))]
+    # and it is linked when a click anywhere along one copy opens its page in every
+    # viewer: inside those links' /QuadPoints, where a viewer that reads them clicks; not
+    # on a link a viewer neither shows nor clicks (flagged hidden, in a layer that is off)
+    areas = [q for link in over if not link.hidden for q in (link.quads or (link.box,))]
     if not over:
         return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
                      "links it on every route, with or without hyperref)" % seen)
-    if not all(_covered(b, areas) for b in boxes):
+    if not areas:
+        return Check("badge", WARN, "%s, but the only links over it are hidden (flagged "
+                     "hidden or not viewed, or in a layer that is off): a viewer may not "
+                     "make it clickable" % seen)
+    if not any(all(_covered(b, areas) for b in c) for c in copies):
         return Check("badge", WARN, "%s, but only part of it is a link to its Pith page "
                      "(the links over it, their /QuadPoints where a viewer reads them, do "
                      "not cover it)" % seen)

@@ -1001,6 +1001,34 @@ def test_a_badge_link_is_where_its_quad_points_are(honest, tmp_path, quads, stat
         assert "only part of it is a link to its Pith page" in c["detail"], c
 
 
+@pytest.mark.parametrize("how", ["flag-hidden", "flag-noview", "layer-off"])
+def test_a_hidden_badge_link_is_not_a_link(honest, tmp_path, how):
+    """pith.sty's badge link flagged Hidden (/F 2) or NoView (/F 32), or put in a layer
+    that is off: viewers neither show nor click it, so the badge is not linked."""
+    from pypdf.generic import NameObject, NumberObject
+
+    def edit(w: Any) -> None:
+        link = _pith_links(w)["badge"]
+        if how == "layer-off":
+            _layer(w, "/OFF")
+            link[NameObject("/OC")] = w.pages[0]["/Resources"]["/Properties"].raw_get("/oc1")
+        else:
+            link[NameObject("/F")] = NumberObject(2 if how == "flag-hidden" else 32)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "h.pdf", edit))
+    c = check(doc, "badge")
+    assert code == 0 and c["status"] == "warn" and "the only links over it are hidden" in c[
+        "detail"], c
+
+
+def test_a_second_copy_not_linked_leaves_the_badge_linked(honest, tmp_path):
+    """The number also written elsewhere on page 1, not linked: the badge is."""
+    pdf = tampered(honest.get("qr"), tmp_path / "c.pdf",
+                   lambda w: page_ops(w, text_ops(CLAIMED, 100, 100, 10)))
+    code, doc, err = verify(pdf)
+    assert code == 0 and check(doc, "badge")["status"] == "ok", doc
+
+
 def test_a_link_elsewhere_over_the_badge_counts_whatever_its_quad_points(honest, tmp_path):
     """The reverse: a link to another site whose /Rect covers the badge and whose
     /QuadPoints lie beside it opens that site in a viewer that ignores /QuadPoints."""
