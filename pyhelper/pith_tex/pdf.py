@@ -531,6 +531,11 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if others:
         return Check("badge", FAIL, "page 1 shows %s, but the metadata says %s"
                      % (others[0], _display(year, number)))
+    others = other_numbers(page.marked, (), number, year)
+    if others:  # what copying, pdftotext and screen readers read in place of glyphs
+        return Check("badge", FAIL, "page 1's marked content gives %s as the text of what "
+                     "it draws (/ActualText, /Alt or /E), but the metadata says %s"
+                     % (others[0], _display(year, number)))
     if isinstance(claims.annots, str):
         return Check("badge", ERROR, "not checked: could not read page 1's annotations (%s)"
                      % claims.annots)

@@ -145,6 +145,8 @@ class PageScan(NamedTuple):
     paint: Tuple[Tuple[float, Box], ...] = ()
     #: Per piece of *spans*: the number of its last show (what is painted after it).
     span_shows: Tuple[int, ...] = ()
+    #: The replacement texts of marked content (/ActualText, /Alt, /E), one a line.
+    marked: str = ""
 
 
 class _Place(NamedTuple):
@@ -671,6 +673,7 @@ class Scanner:
         self._last_place: Optional[_Place] = None
         self.breaks: List[int] = []
         self.paint: List[Tuple[float, Box]] = []
+        self.marked: List[str] = []
         self.span_shows: List[int] = []
         self._handlers = self._table()
 
@@ -1194,10 +1197,28 @@ class Scanner:
                 hidden = _is_off(props, self.off)
             except Exception:
                 hidden = False
+        elif op == b"BDC" and len(args) == 2:
+            self._replacement(args[1])
         if len(self.layers) >= 10_000:
             # (one not followed would let its EMC close another: a hidden layer lost)
             raise TooComplex("more than 10000 nested marked-content sequences on page 1")
         self.layers.append(hidden)
+
+    def _replacement(self, props: Any) -> None:
+        """The /ActualText, /Alt and /E of a marked-content property list: what copying,
+        pdftotext and screen readers give in place of the glyphs (PageScan.marked)."""
+        try:
+            if not hasattr(props, "keys"):
+                props = self.resources[-1]["/Properties"].raw_get(props)
+            props = props.get_object()
+            for key in ("/ActualText", "/Alt", "/E"):
+                value = props.get(key)
+                if isinstance(value, bytes):
+                    value = value.decode("latin-1")
+                if isinstance(value, str) and len(self.marked) < 100_000:
+                    self.marked.append(value[:100_000])
+        except Exception:
+            pass  # (nothing to read: the glyphs are what is read)
 
     def _shade(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         # ``sh`` paints a shading over the whole clipping area
@@ -1476,7 +1497,8 @@ def scan_page(page: Any) -> PageScan:
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
                     s.images, crop, s.shows, tuple(s.text_paint), tuple(s.spans), unit,
-                    tuple(s.breaks), tuple(s.paint), tuple(s.span_shows))
+                    tuple(s.breaks), tuple(s.paint), tuple(s.span_shows),
+                    "\n".join(s.marked))
 
 
 #: Annotations of page 1 looked at for what a viewer draws from them.

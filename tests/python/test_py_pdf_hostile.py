@@ -650,6 +650,30 @@ def test_another_number_anywhere_on_page_1_fails(honest, tmp_path, text):
     assert c["status"] == "fail" and "but the metadata says %s" % CLAIMED in c["detail"]
 
 
+@pytest.mark.parametrize("how", ["inline", "resource"])
+def test_another_number_as_actual_text_fails(honest, tmp_path, how):
+    """The claimed number's glyphs in a marked-content sequence whose /ActualText is
+    another number: pdftotext, copying and screen readers give that other number."""
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    def edit(w: Any) -> None:
+        props = b"<</ActualText (%s)>>" % OTHER.encode()
+        if how == "resource":
+            res = w.pages[0]["/Resources"].get_object()
+            res[NameObject("/Properties")] = DictionaryObject({NameObject("/MC0"): DictionaryObject(
+                {NameObject("/ActualText"): TextStringObject(OTHER)})})
+            props = b"/MC0"
+        page_ops(w, b"/Span %s BDC\n" % props + text_ops(CLAIMED) + b"EMC\n")
+
+    pdf = tampered(honest.get("qr"), tmp_path / "a.pdf", edit)
+    # poppler follows an inline property list only; the PDF format allows a named one
+    # (/Properties), which other readers follow
+    assert (OTHER in poppler_reads(pdf)) == (how == "inline")
+    code, doc, err = verify(pdf)
+    c = check(doc, "badge")
+    assert code == 1 and "marked content gives %s" % OTHER in c["detail"], c
+
+
 @pytest.mark.parametrize("text", [
     OTHER.upper(),  # PITH:2025:...
     "pith:%d:%s" % (V["year"], N2.lower()),  # base32 reads either case
