@@ -17,7 +17,9 @@ dashes of stroked axis-aligned lines) and images.  From that:
   links) and where a piece does not follow the text read before it (PageScan.breaks);
 * the dark filled rectangles, from which :func:`qr_grids` rebuilds any grid of square
   modules (a QR code drawn with rules, or with dashed lines as pith.sty draws it);
-* the images (XObject and inline), with the area they cover.
+* the images (XObject and inline), with the area they cover;
+* everything painted, in content order (PageScan.paint), so that paint drawn over the
+  badge after it is seen, and the replacement texts of marked content (/ActualText).
 
 What this cannot see (docs/verification.md): glyphs whose ToUnicode map lies (the text
 read is not the text drawn), glyph shapes, text drawn as paths or inside images,
