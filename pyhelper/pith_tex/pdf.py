@@ -531,6 +531,11 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if others:
         return Check("badge", FAIL, "page 1 shows %s, but the metadata says %s"
                      % (others[0], _display(year, number)))
+    others = other_numbers(page.marked, (), number, year)
+    if others:  # what copying, pdftotext and screen readers read in place of glyphs
+        return Check("badge", FAIL, "page 1's marked content gives %s as the text of what "
+                     "it draws (/ActualText, /Alt or /E), but the metadata says %s"
+                     % (others[0], _display(year, number)))
     if isinstance(claims.annots, str):
         return Check("badge", ERROR, "not checked: could not read page 1's annotations (%s)"
                      % claims.annots)
@@ -541,11 +546,24 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
     if others:  # a viewer draws an annotation's appearance over the page
         return Check("badge", FAIL, "an annotation on page 1 shows %s, but the metadata "
                      "says %s" % (others[0], _display(year, number)))
-    shown = visible_numbers(page.visible)
-    if any(n == number and (y is None or year is None or y == year) for y, n in shown):
-        return _badge_link_check(claims, page, number, year)
+    copies = _copies(page, number, year)
+    if copies:
+        clear = [c for c in copies if _drawn_over(page, c, claims.annots[1]) is None]
+        if not clear:
+            return Check("badge", FAIL, "page 1 shows %s, but %s is drawn over it: what a "
+                         "reader sees there is not what was checked" % (
+                             _display(year, number),
+                             _drawn_over(page, copies[0], claims.annots[1])))
+        return _badge_link_check(claims, page, number, year,
+                                 [[_span_box(page, i) for i in c] for c in clear])
     if visible_numbers(page.text):
-        why = next((w for t, w in page.hidden if t.strip()), "not visible")
+        # why the piece with (the start of) the number is hidden, else the first why
+        why = next((w for t, w in page.hidden if number[:8] in "".join(t.split())),
+                   next((w for t, w in page.hidden if t.strip()), "not visible"))
+        if any(n == number and (y is None or year is None or y == year)
+               for y, n in visible_numbers(page.visible)):
+            why = ("read across pieces of text not drawn one after the other: a part "
+                   "moved before, over or away from the part it follows")
         return Check("badge", FAIL, "page 1 has %s only where it is not visible (%s)"
                      % (_display(year, number), why))
     return Check("badge", WARN, "page 1 shows no pith:NUMBER badge (hide option?): only "
@@ -555,22 +573,63 @@ def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
 def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
     """Where page 1 visibly shows *number* (of *year*): the boxes of the pieces of text
     each visible copy is read from (the crop box for a piece that was not located)."""
+    return [_span_box(page, i) for c in _copies(page, number, year) for i in c]
+
+
+def _span_box(page: PageScan, i: int) -> Box:
+    box = page.spans[i][2]
+    return page.crop if box is None else box
+
+
+def _copies(page: PageScan, number: str, year: Optional[int]) -> List[List[int]]:
+    """Each visible copy of *number* (of *year*) on page 1, as the pieces of text
+    (indices in PageScan.spans) it is read from.  A copy read across a break (a piece
+    not drawn where the one before it ends) is not shown: a reader does not see those
+    parts as one."""
+    from bisect import bisect_right
+
     where = [i for i, c in enumerate(page.visible) if not c.isspace()]
     squeezed = "".join(page.visible[i] for i in where)
-    boxes: List[Box] = []
+    copies: List[List[int]] = []
     for m in _BADGE_RE.finditer(squeezed):
         y = int(m.group(1)) if m.group(1) else None
         if m.group(2) != number or not (y is None or year is None or y == year):
             continue
         start, end = where[m.start()], where[m.end() - 1] + 1
-        for i, j, box in page.spans:
-            if i < end and start < j:
-                boxes.append(page.crop if box is None else box)
-    return boxes
+        # a break after the first character and at or before the last one
+        if bisect_right(page.breaks, start) < bisect_right(page.breaks, end - 1):
+            continue
+        pieces = [k for k, (i, j, _) in enumerate(page.spans) if i < end and start < j]
+        if pieces:
+            copies.append(pieces)
+    return copies
+
+
+def _drawn_over(page: PageScan, copy: List[int],
+                annots: Tuple[Box, ...]) -> Optional[str]:
+    """What is drawn over the middle of a copy of the number (its glyphs from a quarter
+    em in from every side of their box): paint or other text after its shows, or an
+    annotation's appearance (a viewer draws those over the page); None when nothing."""
+    first = copy[0]
+    own_from = page.span_shows[first - 1] if first > 0 else 0
+    own_to = page.span_shows[copy[-1]]
+    for k in copy:
+        x0, y0, x1, y1 = _span_box(page, k)
+        d = min(x1 - x0, y1 - y0) / 4
+        core = (x0 + d, y0 + d, x1 - d, y1 - d)
+        after = page.span_shows[k]
+        for when, box in page.paint:
+            # (its own glyphs, shown after this piece's, may touch it: kerned)
+            if when > after and overlaps(box, core) and not (
+                    when == int(when) and own_from < when <= own_to):
+                return "paint or text drawn later" if when != int(when) else "other text"
+        if any(overlaps(box, core) for box in annots):
+            return "an annotation's appearance"
+    return None
 
 
 def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
-                      year: Optional[int]) -> Check:
+                      year: Optional[int], copies: List[List[Box]]) -> Check:
     """The badge is shown: every link over it must open its Pith page (a badge that
     links elsewhere sends the reader to another page than the one it names)."""
     seen = "page 1 shows %s (visible: at least %g pt, painted, inside the crop box)" % (
@@ -578,17 +637,40 @@ def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
     if isinstance(claims.areas, str):
         return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
                      % claims.areas)  # (said above already; here for the type checker)
-    boxes = shown_at(page, number, year)
+    # a link that may be clicked over it (its whole rectangle: not every viewer reads
+    # /QuadPoints) must open its page
+    boxes = [b for c in copies for b in c]
     over = [link for link in claims.areas if any(overlaps(link.box, b) for b in boxes)]
     for link in over:
         problem = link_problem(link, number)
         if problem is not None:
             return Check("badge", FAIL, "a link over the badge %s %s"
                          % (_display(year, number), problem))
+    # and it is linked when a click anywhere along one copy opens its page in every
+    # viewer: inside those links' /QuadPoints, where a viewer that reads them clicks; not
+    # on a link a viewer neither shows nor clicks (flagged hidden, in a layer that is off)
+    areas = [q for link in over if not link.hidden for q in (link.quads or (link.box,))]
     if not over:
         return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
                      "links it on every route, with or without hyperref)" % seen)
+    if not areas:
+        return Check("badge", WARN, "%s, but the only links over it are hidden (flagged "
+                     "hidden or not viewed, or in a layer that is off): a viewer may not "
+                     "make it clickable" % seen)
+    if not any(all(_covered(b, areas) for b in c) for c in copies):
+        return Check("badge", WARN, "%s, but only part of it is a link to its Pith page "
+                     "(the links over it, their /QuadPoints where a viewer reads them, do "
+                     "not cover it)" % seen)
     return Check("badge", OK, "%s, linked to %s%s" % (seen, URL_BASE, number))
+
+
+def _covered(box: Box, areas: List[Box]) -> bool:
+    """Whether *areas* hold the middle line of *box* from end to end (five points along
+    it, half a point of tolerance)."""
+    y = (box[1] + box[3]) / 2
+    return all(any(a[0] - 0.5 <= x <= a[2] + 0.5 and a[1] - 0.5 <= y <= a[3] + 0.5
+                   for a in areas)
+               for x in (box[0] + (box[2] - box[0]) * k / 4 for k in range(5)))
 
 
 def _square(box: Tuple[float, float, float, float], unit: float) -> bool:

@@ -117,14 +117,56 @@ def _decoded(text: str, base: Optional[str]) -> str:
 class Link(NamedTuple):
     """A clickable area of page 1: its rectangle, and what a click there does: opens
     *uri* (its one action is a URI action, nothing else), or *other* (what it does
-    instead: another kind of action, a chain, additional actions, a destination)."""
+    instead: another kind of action, a chain, additional actions, a destination);
+    *quads*: the boxes of its /QuadPoints when a viewer that reads them makes only they
+    clickable (none: the whole rectangle); *hidden*: flagged hidden or not viewed (/F),
+    or in an optional content group (/OC) that is off: a viewer may not make it
+    clickable at all."""
 
     box: Box
     uri: Optional[str]
     other: Optional[str] = None
+    quads: Tuple[Box, ...] = ()
+    hidden: bool = False
 
 
-def _what_it_does(annot: Any, base: Optional[str]) -> Optional[Link]:
+def _quads(annot: Any, box: Box) -> Tuple[Box, ...]:
+    """The boxes of an annotation's /QuadPoints (each quadrilateral's bounding box), or
+    () when it has none a viewer follows: none, unreadable, or a point outside its
+    /Rect (viewers then ignore them, PDF 32000-1 12.5.6.5)."""
+    raw = annot.get("/QuadPoints")
+    if raw is None:
+        return ()
+    try:
+        v = [float(x) for x in list(raw.get_object())[:8 * MAX_LINKS + 1]]
+    except (TypeError, ValueError, AttributeError):
+        return ()
+    if not v or len(v) % 8 or len(v) > 8 * MAX_LINKS:
+        return ()
+    xs, ys = v[0::2], v[1::2]
+    tol = 0.5
+    if not all(box[0] - tol <= x <= box[2] + tol for x in xs) or not all(
+            box[1] - tol <= y <= box[3] + tol for y in ys):
+        return ()
+    return tuple((min(xs[i:i + 4]), min(ys[i:i + 4]), max(xs[i:i + 4]), max(ys[i:i + 4]))
+                 for i in range(0, len(xs), 4))
+
+
+def _unseen(annot: Any, off: "frozenset[int]") -> bool:
+    """Whether a viewer may neither show nor click *annot*: its /F flags Hidden (2) or
+    NoView (32), or its /OC is a group (membership) that is off."""
+    from .pdfpage import _is_off
+
+    try:
+        if int(annot.get("/F", 0)) & (2 | 32):
+            return True
+        return bool(off) and "/OC" in annot and _is_off(annot.raw_get("/OC"), off)
+    except Exception:
+        return True  # unreadable flags: not vouched for as clickable
+
+
+def _what_it_does(annot: Any, base: Optional[str],
+                  off: "frozenset[int]" = frozenset()) -> Optional[Link]:
     """The link *annot* makes, or None when a click on it does nothing (no action, no
     destination) or it has no place on the page."""
     box = annot_rect(annot)
@@ -161,13 +203,16 @@ def _what_it_does(annot: Any, base: Optional[str]) -> Optional[Link]:
         # a URI is 7-bit ASCII; pypdf decodes UTF-16 (or PDFDocEncoding) for us, a
         # viewer may pass the bytes on as they are
         return Link(box, None, "a URI that is not written as plain ASCII")
-    return Link(box, _joined(text, base))
+    return Link(box, _joined(text, base), None, _quads(annot, box), _unseen(annot, off))
 
 
 def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
     """Every clickable area of page 1 (annotations with an action, additional actions or
     a destination; at most :data:`MAX_LINKS`), or why they could not be read."""
+    from .pdfpage import _off_groups
+
     base = _base(page)
+    off = _off_groups(page)
     found: List[Link] = []
     try:
         annots = page.get("/Annots")
@@ -178,7 +223,7 @@ def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
             annot = a.get_object()
             if not hasattr(annot, "get"):
                 continue
-            link = _what_it_does(annot, base)
+            link = _what_it_does(annot, base, off)
             if link is not None:
                 found.append(link)
     except RecursionError:

@@ -3,23 +3,27 @@
 One pass of pypdf's text extraction over page 1's content stream, with two visitors:
 pypdf decodes the text (fonts, encodings, ToUnicode maps); the visitors follow the
 graphics state next to it (transformation matrix, form XObjects, clipping, text render
-mode, font size, fill colour, line width, cap and dash array, an ExtGState's soft mask
-and transfer function) and collect the filled rectangles (and the
+mode, font size, fill colour, line width, cap and dash array, an ExtGState's soft mask,
+transfer function and blend mode) and collect the filled rectangles (and the
 dashes of stroked axis-aligned lines) and images.  From that:
 
 * the text of page 1, and the part of it that is *visible*: shown with a text render
   mode that paints (not 3 or 7), at an effective size of at least
   :data:`MIN_FONT_PT` points (with the page's /UserUnit, and a size an ExtGState /Font
   sets), in a fill colour that is not white, with its start and end (from the font's
-  glyph widths: pypdf does not move the text matrix over a show) inside the crop box and
-  inside the clipping area, and where each piece of it lies (the badge's links);
+  glyph widths, from where the shows before it on its line ended: pypdf does not move
+  the text matrix over a show) inside the crop box and inside the clipping area, not
+  mirrored, its glyphs not set apart, and where each piece of it lies (the badge's
+  links) and where a piece does not follow the text read before it (PageScan.breaks);
 * the dark filled rectangles, from which :func:`qr_grids` rebuilds any grid of square
   modules (a QR code drawn with rules, or with dashed lines as pith.sty draws it);
-* the images (XObject and inline), with the area they cover.
+* the images (XObject and inline), with the area they cover;
+* everything painted, in content order (PageScan.paint), so that paint drawn over the
+  badge after it is seen, and the replacement texts of marked content (/ActualText).
 
 What this cannot see (docs/verification.md): glyphs whose ToUnicode map lies (the text
 read is not the text drawn), glyph shapes, text drawn as paths or inside images,
-overprinting and blend modes, optional content other than marked content (``/OC ...
+overprinting, optional content other than marked content (``/OC ...
 BDC``: followed).  Annotations are read apart
 (:func:`scan_annotations`): the text and places of their appearance streams.
 
@@ -39,6 +43,10 @@ MIN_ALPHA = 0.1
 #: Glyphs pulled back by more than this (em, by Tc or a TJ number) are drawn over each
 #: other: TeX's kerns stay under 0.1 em.
 MAX_OVERLAP = 0.3
+#: Text drawn further on than this (em, along its line) after the text before it is
+#: not read with it: a reader sees two things, not one word (TeX's widest spaces in a
+#: title are about 1 em).
+MAX_GAP = 2.0
 #: Content operations looked at on page 1, forms included.
 MAX_OPERATIONS = 400_000
 #: Fonts, and glyph widths of all fonts together, read on page 1 to place its text.
@@ -129,6 +137,44 @@ class PageScan(NamedTuple):
     spans: Tuple[Tuple[int, int, Optional[Box]], ...] = ()
     #: The page's /UserUnit: points per unit of default user space (PDF 1.6).
     unit: float = 1.0
+    #: Where in *visible* a piece of text starts that is not drawn where the text before
+    #: it ends (on its line, or at the start of a following one): text read across such
+    #: a place is not one run a reader sees, in that order.
+    breaks: Tuple[int, ...] = ()
+    #: Everything painted, in the order it is painted: (when, where), *when* the number
+    #: of shows before it (a show's own glyphs: its number, from 1; other paint after
+    #: show k: k + 0.5), *where* its box in page space (glyphs: -0.2 to 0.8 em).
+    paint: Tuple[Tuple[float, Box], ...] = ()
+    #: Per piece of *spans*: the number of its last show (what is painted after it).
+    span_shows: Tuple[int, ...] = ()
+    #: The replacement texts of marked content (/ActualText, /Alt, /E), one a line.
+    marked: str = ""
+
+
+class _Place(NamedTuple):
+    """Where a show draws its glyphs, in page space: where it starts and ends on its
+    baseline, the unit vector along the baseline, and the font size."""
+
+    start: Tuple[float, float]
+    end: Tuple[float, float]
+    u: Tuple[float, float]
+    em: float
+
+
+def _follows(prev: _Place, nxt: _Place) -> bool:
+    """Whether a reader reads *nxt* right after *prev*: in the same direction, starting
+    where *prev* ends on its line (from :data:`MAX_OVERLAP` em back to :data:`MAX_GAP` em
+    on; a sub- or superscript within 0.8 em across), or on a following line (0.8 to 3.5
+    em below, not further on than that)."""
+    (ux, uy), em = prev.u, prev.em
+    if ux * nxt.u[0] + uy * nxt.u[1] < 0.99:
+        return False
+    dx, dy = nxt.start[0] - prev.end[0], nxt.start[1] - prev.end[1]
+    along = (dx * ux + dy * uy) / em
+    across = (dy * ux - dx * uy) / em  # towards the glyphs' top
+    if abs(across) < 0.8:
+        return -MAX_OVERLAP <= along <= MAX_GAP
+    return -3.5 <= across <= -0.8 and along <= MAX_GAP
 
 
 class _Metrics:
@@ -139,7 +185,7 @@ class _Metrics:
     font with another CMap than Identity-H/V: a glyph a byte, each the font's widest."""
 
     __slots__ = ("two_byte", "first", "widths", "cids", "default", "scale", "bound",
-                 "vertical")
+                 "vertical", "flip", "type3", "_blank")
 
     def __init__(self, font: Any = None) -> None:
         self.two_byte = False
@@ -153,6 +199,11 @@ class _Metrics:
         self.cids: Dict[int, float] = {}
         self.default = 0.5
         self.scale = 0.001
+        #: A Type 3 font's /FontMatrix mirrors its glyphs (-1; 1 otherwise).
+        self.flip = 1.0
+        #: A Type 3 font: its glyphs are drawn by its own procedures (/CharProcs).
+        self.type3: Any = None
+        self._blank: Dict[int, bool] = {}
         if font is None:
             return
         try:
@@ -175,7 +226,10 @@ class _Metrics:
                     self.cids = {}
                 return
             if subtype == "/Type3":
-                self.scale = float(font["/FontMatrix"][0])
+                a, b, c, d = (float(v) for v in list(font["/FontMatrix"])[:4])
+                self.scale = a
+                self.flip = -1.0 if a * d - b * c < 0 else 1.0
+                self.type3 = font
             if "/Widths" in font:
                 self.first = int(font.get("/FirstChar", 0))
                 self.widths = [float(w) for w in list(font["/Widths"])[:256]]
@@ -213,6 +267,14 @@ class _Metrics:
             return [data[i] << 8 | data[i + 1] for i in range(0, len(data) - 1, 2)]
         return list(data)
 
+    def blank(self, code: int) -> bool:
+        """Whether a Type 3 font's procedure for *code* paints nothing at all (no fill,
+        stroke, image, shading or text operator; a missing procedure draws nothing
+        either); a space (code 32, /space) is meant to be blank."""
+        if code not in self._blank:
+            self._blank[code] = _blank_glyph(self.type3, code)
+        return self._blank[code]
+
     def width(self, code: int) -> float:
         if self.two_byte:
             return self.cids.get(code, self.default)
@@ -221,6 +283,36 @@ class _Metrics:
 
 
 _UNKNOWN_FONT = _Metrics()
+_GLYPH_PAINT = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"S", b"s", b"sh", b"Do",
+                b"INLINE IMAGE", b"Tj", b"TJ", b"'", b'"'}
+
+
+def _blank_glyph(font: Any, code: int) -> bool:
+    """See :meth:`_Metrics.blank` (a procedure that cannot be read is not blank: what it
+    draws is unknown, as any Type 3 glyph's shape is)."""
+    from pypdf.generic import ContentStream
+
+    try:
+        name: Any = None
+        encoding = font["/Encoding"].get_object()
+        differences = list(encoding.get("/Differences", []))[:4096]
+        at = 0
+        for item in differences:  # [code /name /name ... code /name ...]
+            if isinstance(item, int):
+                at = int(item)
+            else:
+                if at == code:
+                    name = item
+                at += 1
+        if name is None or name == "/space" or code == 32:
+            return False
+        proc = font["/CharProcs"].get_object().get(name)
+        if proc is None:
+            return True
+        ops = ContentStream(proc.get_object(), None).operations
+        return not any(op in _GLYPH_PAINT for _, op in ops[:MAX_OPERATIONS])
+    except Exception:
+        return False
 
 
 def _string_bytes(item: Any) -> bytes:
@@ -237,7 +329,7 @@ class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "stroke_space", "width", "cap",
                  "hscale", "rise", "space", "palette", "stroke_palette", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
-                 "dash", "smask", "transfer")
+                 "dash", "smask", "transfer", "blend", "text_clip")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -277,9 +369,16 @@ class _GState:
         #: hide or whiten everything painted under it: why nothing under it is counted.
         self.smask: Optional[str] = None
         self.transfer: Optional[str] = None
+        #: A blend mode (/BM) that can lighten what is painted (black text under
+        #: /Difference or /Screen on a white page is white), or None.
+        self.blend: Optional[str] = None
+        #: The clipping path holds the outlines of glyphs (text shown in render modes 4
+        #: to 7): what is painted in it shows only inside glyph shapes pith-tex does not
+        #: know.
+        self.text_clip = False
 
     def masked(self) -> Optional[str]:
-        return self.smask or self.transfer
+        return self.smask or self.transfer or self.blend
 
     def copy(self) -> "_GState":
         gs = _GState(self.tr, self.size, self.clip, self.fill, self.stroke, self.width,
@@ -300,6 +399,8 @@ class _GState:
         gs.dash = self.dash
         gs.smask = self.smask
         gs.transfer = self.transfer
+        gs.blend = self.blend
+        gs.text_clip = self.text_clip
         return gs
 
     def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
@@ -485,6 +586,23 @@ def _identity_transfer(value: Any) -> bool:
         return False
 
 
+#: Blend modes whose result is never lighter than what is painted (b x s, min(b, s)):
+#: text and modules painted under them are as dark as their colour says.
+_DARKENING = ("/Normal", "/Compatible", "/Multiply", "/Darken")
+
+
+def _lightening(value: Any) -> Optional[str]:
+    """Why the blend mode *value* (an ExtGState /BM: a name, or an array of names a viewer
+    takes the first it knows of) is not followed, or None when it never lightens what is
+    painted."""
+    value = value.get_object()
+    names = list(value)[:16] if isinstance(value, list) else [value]
+    bad = next((str(n) for n in names if n not in _DARKENING), None)
+    if bad is None and names:
+        return None
+    return "a blend mode (ExtGState /BM %s)" % (bad[:40] if bad else "[]")
+
+
 def _one_pixel_mask(args: Any) -> Optional[bool]:
     """For an inline 1 x 1 image mask: whether its one sample paints; else None."""
     try:
@@ -545,6 +663,20 @@ class Scanner:
         self._boxes_since: List[Box] = []  # boxes of the shows since the last piece
         self._widen: Optional[int] = None  # the piece a show still open belongs to
         self._open = False  # between a show's before and after
+        #: How far the shows since the start of the line moved the text position (text
+        #: space units): pypdf's text matrix stays at the line's start.
+        self._moved = 0.0
+        self._clip_text = False  # text shown in a clipping render mode since BT
+        #: Where the shows since the last piece lie (None: not located), the show under
+        #: way's, and the last show of the text read before (see PageScan.breaks).
+        self._places_since: List[Optional[_Place]] = []
+        self._open_place: Optional[_Place] = None
+        self._place_taken = False
+        self._last_place: Optional[_Place] = None
+        self.breaks: List[int] = []
+        self.paint: List[Tuple[float, Box]] = []
+        self.marked: List[str] = []
+        self.span_shows: List[int] = []
         self._handlers = self._table()
 
     # -- helpers ------------------------------------------------------------------------
@@ -553,8 +685,21 @@ class Scanner:
             return cm  # type: ignore[no-any-return]
         return mul(cm, self.base[-1])
 
+    def _painted(self, box: Box, alpha: float, when: Optional[float] = None) -> None:
+        """Something is painted over *box* (with constant alpha *alpha*): recorded in
+        PageScan.paint unless it paints nothing (a hidden layer, alpha near 0)."""
+        # (bounded by MAX_OPERATIONS: one item an operation at most)
+        if (alpha >= MIN_ALPHA and not any(self.layers)
+                and all(math.isfinite(v) for v in box)):
+            self.paint.append((self.shows + 0.5 if when is None else when,
+                               intersect(box, self.gs[-1].clip)))
+
     def _end_path(self, op: bytes, cm: Any) -> None:
         gs = self.gs[-1]
+        if self.path and (op in _FILL or op in _STROKE):
+            self._painted(bbox(self.path), max(
+                gs.fill_alpha if op in _FILL else 0.0,
+                gs.stroke_alpha if op in _STROKE or op[:1] in (b"B", b"b") else 0.0))
         if op in _FILL or op in _STROKE:
             if op in _FILL and not self.path_curved and self.path_rects:
                 dark = (gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
@@ -637,8 +782,11 @@ class Scanner:
 
     def _clipped(self, box: Box) -> bool:
         """Whether the middle of *box* lies outside a clipping path set on the page (the
-        crop box alone is the ``qr`` check's own test, with its own message)."""
+        crop box alone is the ``qr`` check's own test, with its own message), or the
+        clipping path holds glyph outlines (nothing under it is followed)."""
         gs = self.gs[-1]
+        if gs.text_clip:
+            return True
         if gs.clip == self.crop and not gs.parts:
             return False
         return not gs.shows(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tol=self.tol)
@@ -667,6 +815,8 @@ class Scanner:
         across = abs(m[0] * m[3] - m[1] * m[2]) / height * abs(gs.hscale) / 100
         if not across >= 0.5 * height:
             return "squeezed to %.2g %% of its width by its matrix" % (100 * across / height)
+        if (m[0] * m[3] - m[1] * m[2]) * gs.hscale * gs.metrics.flip < 0:
+            return "mirrored (its glyphs drawn as their mirror image, right to left)"
         # modes 1 and 5 stroke the glyphs' outlines only, 2 and 6 fill and stroke them
         fill_gone = _unpainted(gs.space, gs.fill, "fill", gs.tr)
         stroke_gone = _unpainted(gs.stroke_space, gs.stroke, "stroke", gs.tr)
@@ -685,6 +835,9 @@ class Scanner:
         x, y = apply(m, 0.0, gs.rise)  # the baseline, raised or lowered by Ts
         if not inside(self.crop, x, y, self.tol):
             return "outside the crop box"
+        if gs.text_clip:
+            return ("clipped to the outlines of text shown in render modes 4 to 7, which "
+                    "pith-tex does not follow")
         if not gs.shows((x, y), tol=self.tol):
             return "clipped away"
         return None
@@ -695,7 +848,7 @@ class Scanner:
         if self.ops > MAX_OPERATIONS:
             raise TooComplex("more than %d content operations on page 1" % MAX_OPERATIONS)
         handler = self._handlers.get(op)
-        if handler is None:  # cm, d, BT, ET, Td, ...: nothing to follow here
+        if handler is None:  # cm, ET, ...: nothing to follow here
             return
         try:
             handler(op, args, cm, tm)
@@ -835,6 +988,8 @@ class Scanner:
         if "/SMask" in egs:
             gs.smask = (None if egs["/SMask"] == "/None"
                         else "a soft mask (ExtGState /SMask)")
+        if "/BM" in egs:
+            gs.blend = _lightening(egs["/BM"])
         tr = "/TR2" if "/TR2" in egs else "/TR" if "/TR" in egs else None
         if tr is not None:
             gs.transfer = (None if _identity_transfer(egs[tr])
@@ -876,14 +1031,21 @@ class Scanner:
                              "text extraction does not follow: what it reads may not be "
                              "what a viewer shows")
         self.shows += 1
+        if gs.tr >= 4:
+            self._clip_text = True
         self._open = True
         self._show_box = None
+        self._open_place, self._place_taken = None, False
         if op == b'"':  # aw ac string: the word and character spacing are set first
             gs.word_space, gs.char_space = float(args[0]), float(args[1])
         if op in (b"'", b'"'):  # T* first: the text starts a line lower
             tm = mul((1.0, 0.0, 0.0, 1.0, 0.0, -gs.leading), tm)
+            self._moved = 0.0
+        elif self._moved:  # after the shows since the line's start (pypdf's matrix)
+            tm = mul((1.0, 0.0, 0.0, 1.0, self._moved, 0.0), tm)
         try:
-            advance, glyphs, em = self._advance(op, args)
+            advance, glyphs, em, gap = self._advance(op, args)
+            self._moved += advance
             m = mul(tm, self._m(cm))
             ends = [apply(m, x, gs.rise) for x in (0.0, advance)]
             corners = [apply(m, x, gs.rise + k * gs.size) for x in (0.0, advance)
@@ -891,11 +1053,19 @@ class Scanner:
             size = abs(gs.size) * math.hypot(m[2], m[3])
         except (TypeError, ValueError, OverflowError, IndexError):
             self.pending.append("an unreadable operand")
+            self._moved = math.nan  # where the next shows start is not known either
             return
         finite = all(math.isfinite(v) for p in corners for v in p)
         if finite:
             self._show_box = bbox(corners)
-        if gs.tr not in (3, 7) and finite and len(self.text_paint) < 100_000:
+            if gs.tr not in (3, 7):  # glyphs painted over what is under them
+                self._painted(self._show_box, max(gs.fill_alpha, gs.stroke_alpha),
+                              float(self.shows))
+            along = math.hypot(m[0], m[1])
+            if size > 0 and along > 0 and math.isfinite(size):
+                self._open_place = _Place(ends[0], ends[1], (m[0] / along, m[1] / along),
+                                          size)
+        if gs.tr not in (3, 7) and finite:  # (bounded by MAX_OPERATIONS)
             # painted glyphs, a font size around their baseline (any colour: glyphs
             # drawn over a QR code change what a scanner reads)
             box = bbox(ends)
@@ -907,6 +1077,10 @@ class Scanner:
             why = "written vertically (a vertical CMap), which pith-tex does not follow"
         if why is None and op == b"TJ" and _pulled_back(args[0]):
             why = "glyphs drawn over each other (TJ moves them back)"
+        if why is None and gs.metrics.type3 is not None:
+            why = self._blank_glyphs(op, args)
+        if why is None and gap > MAX_GAP * abs(gs.size):
+            why = "glyphs drawn apart (%.3g em between two of them)" % (gap / abs(gs.size))
         if why is None and glyphs >= 2 and em < 0.2 * glyphs:
             why = "glyphs drawn over each other (the font's widths are %.2g em)" % (
                 em / glyphs)
@@ -919,37 +1093,63 @@ class Scanner:
                 why = "clipped away"
         self.pending.append(why)
 
-    def _advance(self, op: bytes, args: List[Any]) -> Tuple[float, int, float]:
+    def _blank_glyphs(self, op: bytes, args: List[Any]) -> Optional[str]:
+        """Why a show in a Type 3 font leaves glyphs out: one whose procedure paints
+        nothing (at most the first 256 glyphs looked at), or None."""
+        metrics = self.gs[-1].metrics
+        items = list(args[0])[:100_000] if op == b"TJ" else [args[-1]]
+        codes = [c for item in items if not isinstance(item, (int, float))
+                 for c in metrics.codes(_string_bytes(item))]
+        if any(metrics.blank(c) for c in codes[:256]):
+            return "a Type 3 glyph whose procedure draws nothing"
+        return None
+
+    def _advance(self, op: bytes, args: List[Any]) -> Tuple[float, int, float, float]:
         """How far the show moves the text position (text space units, as a viewer
         places the glyphs: their widths, Tc, Tw, TJ numbers, Tz), how many glyphs it
-        shows, and the sum of their widths in em."""
+        shows, the sum of their widths in em, and the widest gap between two glyphs that
+        are not spaces (text space units: Tc, Tw, TJ numbers, spaces, and what a glyph's
+        width goes beyond the widest glyph of a standard font)."""
         gs = self.gs[-1]
         if op == b"TJ":
-            items = list(args[0])[:100_000]
+            items = list(args[0])
+            if len(items) > 100_000:  # not followed whole: where it ends is unknown
+                raise ValueError("a TJ array of more than 100000 items")
         else:
             items = [args[-1]]
         metrics = gs.metrics
         total = 0.0
         glyphs = 0
         em = 0.0
+        size = gs.size
+        ink: Optional[float] = None  # where the last glyph that is not a space ends
+        gap = 0.0
         for item in items:
             if isinstance(item, (int, float)):
-                total -= float(item) / 1000 * gs.size
+                total -= float(item) / 1000 * size
                 continue
             for code in metrics.codes(_string_bytes(item)):
                 w = metrics.width(code)
                 em += w
                 glyphs += 1
-                total += w * gs.size + gs.char_space
                 if code == 32 and not metrics.two_byte:
+                    total += w * size + gs.char_space
                     # (a byte 32 of a bound need not be a code 32: not pulled back)
                     total += max(gs.word_space, 0.0) if metrics.bound else gs.word_space
-        return total * gs.hscale / 100, glyphs, em
+                    continue
+                if ink is not None:
+                    gap = max(gap, total - ink if size >= 0 else ink - total)
+                ink = total + (w if metrics.bound else min(w, MAX_STANDARD_WIDTH)) * size
+                total += w * size + gs.char_space
+        return total * gs.hscale / 100, glyphs, em, gap
 
     def _show_done(self) -> None:
         """The box of the show just done, for the piece of text it belongs to (see
         :meth:`_piece`)."""
         self._open = False
+        if not self._place_taken:
+            self._places_since.append(self._open_place)
+        self._open_place = None
         box, self._show_box = self._show_box, None
         widen, self._widen = self._widen, None
         if box is None:
@@ -963,6 +1163,22 @@ class Scanner:
     def _tl(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         # TL sets the leading, TD moves and sets it: ' and " start a line lower by it
         self.gs[-1].leading = float(args[0]) if op == b"TL" else -float(args[1])
+        if op == b"TD":
+            self._moved = 0.0
+
+    def _line_start(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``BT``, ``Td``, ``Tm``, ``T*``: the text position goes to (a) line's start,
+        where pypdf's text matrix is (it does not move it over a show)."""
+        self._moved = 0.0
+        if op == b"BT":
+            self._clip_text = False
+
+    def _end_text(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
+        """``ET``: text shown in render modes 4 to 7 since ``BT`` becomes part of the
+        clipping path (its glyph outlines)."""
+        if self._clip_text:
+            self.gs[-1].text_clip = True
+        self._clip_text = False
 
     def _tw(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.gs[-1].word_space = float(args[0])
@@ -983,12 +1199,33 @@ class Scanner:
                 hidden = _is_off(props, self.off)
             except Exception:
                 hidden = False
-        if len(self.layers) < 10_000:
-            self.layers.append(hidden)
+        elif op == b"BDC" and len(args) == 2:
+            self._replacement(args[1])
+        if len(self.layers) >= 10_000:
+            # (one not followed would let its EMC close another: a hidden layer lost)
+            raise TooComplex("more than 10000 nested marked-content sequences on page 1")
+        self.layers.append(hidden)
+
+    def _replacement(self, props: Any) -> None:
+        """The /ActualText, /Alt and /E of a marked-content property list: what copying,
+        pdftotext and screen readers give in place of the glyphs (PageScan.marked)."""
+        try:
+            if not hasattr(props, "keys"):
+                props = self.resources[-1]["/Properties"].raw_get(props)
+            props = props.get_object()
+            for key in ("/ActualText", "/Alt", "/E"):
+                value = props.get(key)
+                if isinstance(value, bytes):
+                    value = value.decode("latin-1")
+                if isinstance(value, str) and len(self.marked) < 100_000:
+                    self.marked.append(value[:100_000])
+        except Exception:
+            pass  # (nothing to read: the glyphs are what is read)
 
     def _shade(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         # ``sh`` paints a shading over the whole clipping area
         self.other_paint.append(intersect(self.gs[-1].clip, self.crop))
+        self._painted(self.crop, self.gs[-1].fill_alpha)
 
     def _xobject(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self._do(args[0], cm)
@@ -997,13 +1234,17 @@ class Scanner:
         m = self._m(cm)
         box = bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1), apply(m, 1, 1)])
         painted = _one_pixel_mask(args)
+        if painted is not False:
+            self._painted(box, self.gs[-1].fill_alpha)
         if painted is None:
             self.images.append(box)
         elif painted and not any(self.layers) and not self._clipped(box):
-            # ghostscript draws a rule as a 1 x 1 image mask, in the fill colour
+            # ghostscript draws a rule as a 1 x 1 image mask, in the fill colour (and
+            # with its alpha, soft mask and blend mode, as a filled rectangle)
             gs = self.gs[-1]
-            self.rects.append(Rect(box, gs.fill is not None and gs.fill >= 0.5,
-                                   abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))
+            dark = (gs.fill is not None and gs.fill >= 0.5 and gs.fill_alpha >= MIN_ALPHA
+                    and not gs.masked())
+            self.rects.append(Rect(box, dark, abs(m[1]) > 1e-9 or abs(m[2]) > 1e-9))
 
     def _table(self) -> Dict[bytes, Callable[[bytes, List[Any], Any, Any], None]]:
         """The operators followed, with their handlers (one lookup per operation)."""
@@ -1020,7 +1261,9 @@ class Scanner:
             b"gs": self._ext_gstate, b"Tc": self._tc, b"TL": self._tl, b"TD": self._tl,
             b"Tw": self._tw, b"d": self._dash,
             b"Tz": self._tz, b"Ts": self._ts, b"sh": self._shade, b"BMC": self._marked,
-            b"BDC": self._marked, b"EMC": self._marked}
+            b"BDC": self._marked, b"EMC": self._marked, b"BT": self._line_start,
+            b"Td": self._line_start, b"Tm": self._line_start, b"T*": self._line_start,
+            b"ET": self._end_text}
         for o in _FILL | _STROKE:
             table[o] = self._paint
         for o in _SHOW:
@@ -1081,6 +1324,7 @@ class Scanner:
         if subtype == "/Image":
             self.images.append(bbox([apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1),
                                      apply(m, 1, 1)]))
+            self._painted(self.images[-1], self.gs[-1].fill_alpha)
 
     def _piece(self, text: str) -> None:
         """*text* (or the mark of hidden text) joins the visible text, with where the
@@ -1103,11 +1347,37 @@ class Scanner:
             if self._open and self._show_box is not None:
                 self._widen = len(self.spans)
             self.spans.append((start, self._visible_len, box))
+            self.span_shows.append(self.shows)
+
+    def _order(self) -> Optional[str]:
+        """Why the shows of the piece of text passed on are not read in the order they
+        are drawn (each after the one before, :func:`_follows`), or None; a piece that
+        does not follow the text read before it starts a break (PageScan.breaks)."""
+        places, self._places_since = self._places_since, []
+        if self._open and not self._place_taken:  # its text was passed on: it is here
+            places.append(self._open_place)
+            self._place_taken = True
+        if not places:  # more text of the shows already seen (pypdf split it)
+            return None
+        if any(p is None for p in places):
+            self._last_place = None
+            return "glyphs at a place that cannot be read"
+        here = [p for p in places if p is not None]
+        for a, b in zip(here, here[1:]):
+            if not _follows(a, b):
+                self._last_place = None
+                return ("its glyphs not drawn one after the other (text moved back over "
+                        "itself, before what it follows, or apart)")
+        last, self._last_place = self._last_place, here[-1]
+        if last is None or not _follows(last, here[0]):
+            self.breaks.append(self._visible_len)
+        return None
 
     def on_text(self, text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
         if not text:
             return
         self.text.append(text)
+        disorder = self._order()
         if not text.strip():
             self._piece(text)
             return
@@ -1117,6 +1387,8 @@ class Scanner:
             self.pending = []
         else:  # more text of the operations already seen (pypdf split it)
             why = self._last_why
+        if why is None and disorder is not None:
+            why = self._last_why = disorder
         if why is None:
             self._piece(text)
         else:
@@ -1226,7 +1498,9 @@ def scan_page(page: Any) -> PageScan:
     page.extract_text(visitor_operand_before=s.before, visitor_operand_after=s.after,
                       visitor_text=visitor_text)
     return PageScan("".join(s.text), "".join(s.visible), s.hidden, s.rects, s.other_paint,
-                    s.images, crop, s.shows, tuple(s.text_paint), tuple(s.spans), unit)
+                    s.images, crop, s.shows, tuple(s.text_paint), tuple(s.spans), unit,
+                    tuple(s.breaks), tuple(s.paint), tuple(s.span_shows),
+                    "\n".join(s.marked))
 
 
 #: Annotations of page 1 looked at for what a viewer draws from them.

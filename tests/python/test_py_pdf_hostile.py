@@ -599,6 +599,32 @@ def test_a_transparent_code_is_not_drawn(honest, tmp_path):
     assert check(doc, "qr")["status"] != "ok", doc
 
 
+def _mask_grid(rows: List[str], x: float, y: float, module: float) -> bytes:
+    """The dark runs of *rows* as 1 x 1 inline image masks, as ghostscript draws rules."""
+    out = []
+    for i, row in enumerate(rows):
+        for m in re.finditer("1+", row):
+            out.append(b"q %.3f 0 0 %.3f %.3f %.3f cm BI /IM true /W 1 /H 1 /BPC 1 ID \x00 EI Q"
+                       % (len(m.group(0)) * module, module, x + m.start() * module,
+                          y - (i + 1) * module))
+    return b"\n".join(out) + b"\n"
+
+
+@pytest.mark.parametrize("fill, shown", [(0.0, False), (1.0, True)], ids=["clear", "opaque"])
+def test_a_code_of_image_masks_under_alpha_0_is_not_drawn(honest, tmp_path, fill, shown):
+    """Rules drawn as 1 x 1 image masks (ghostscript's) paint in the fill colour with its
+    constant alpha: under /ca 0 poppler draws nothing, so no code is vouched for."""
+    def edit(w: Any) -> None:
+        _alpha(w, fill)
+        page_ops(w, b"/GSa gs\n" + _mask_grid(qr_rows(N), 300, 400, 2.0), font=False)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "m.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert (N in read) == shown, read
+    code, doc, err = verify(pdf)
+    assert (check(doc, "qr")["status"] == "ok") == shown, doc
+
+
 @pytest.mark.parametrize("before", [b"", b"/DeviceRGB cs 0 0 0.2 sc", b"/DeviceCMYK cs",
                                     b"1 g 1 Tr", b"1 g 2 Tr",
                                     b"0 0 5 5 re 90 90 400 30 re W n"])
@@ -622,6 +648,30 @@ def test_another_number_anywhere_on_page_1_fails(honest, tmp_path, text):
     assert code == 1
     c = check(doc, "badge")
     assert c["status"] == "fail" and "but the metadata says %s" % CLAIMED in c["detail"]
+
+
+@pytest.mark.parametrize("how", ["inline", "resource"])
+def test_another_number_as_actual_text_fails(honest, tmp_path, how):
+    """The claimed number's glyphs in a marked-content sequence whose /ActualText is
+    another number: pdftotext, copying and screen readers give that other number."""
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    def edit(w: Any) -> None:
+        props = b"<</ActualText (%s)>>" % OTHER.encode()
+        if how == "resource":
+            res = w.pages[0]["/Resources"].get_object()
+            res[NameObject("/Properties")] = DictionaryObject({NameObject("/MC0"): DictionaryObject(
+                {NameObject("/ActualText"): TextStringObject(OTHER)})})
+            props = b"/MC0"
+        page_ops(w, b"/Span %s BDC\n" % props + text_ops(CLAIMED) + b"EMC\n")
+
+    pdf = tampered(honest.get("qr"), tmp_path / "a.pdf", edit)
+    # poppler follows an inline property list only; the PDF format allows a named one
+    # (/Properties), which other readers follow
+    assert (OTHER in poppler_reads(pdf)) == (how == "inline")
+    code, doc, err = verify(pdf)
+    c = check(doc, "badge")
+    assert code == 1 and "marked content gives %s" % OTHER in c["detail"], c
 
 
 @pytest.mark.parametrize("text", [
@@ -943,6 +993,79 @@ def test_a_second_link_over_the_badge_fails(honest, tmp_path, part, shown):
         assert code == 1 and "opens 'https://evil.example/'" in c["detail"], doc
 
 
+def _quad_points(annot: Any, boxes: List[Tuple[float, float, float, float]],
+                 rect: Optional[Tuple[float, float, float, float]] = None) -> None:
+    """*annot*'s /QuadPoints set to *boxes* (as Acrobat writes them), its /Rect to *rect*."""
+    from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+    if rect is not None:
+        annot[NameObject("/Rect")] = ArrayObject([FloatObject(v) for v in rect])
+    annot[NameObject("/QuadPoints")] = ArrayObject([
+        FloatObject(v) for x0, y0, x1, y1 in boxes for v in (x0, y1, x1, y1, x0, y0, x1, y0)])
+
+
+@pytest.mark.parametrize("quads, status", [
+    ("beside", "warn"), ("left-half", "warn"), ("over", "ok"), ("outside-rect", "ok")])
+def test_a_badge_link_is_where_its_quad_points_are(honest, tmp_path, quads, status):
+    """pith.sty's badge link, its /Rect widened 80 pt to the right: a viewer that reads
+    /QuadPoints (Acrobat, pdf.js) makes only the quadrilaterals clickable, so a badge
+    outside them is not (all of it) a link; quad points outside the /Rect are ignored."""
+    x0, y0, x1, y1 = _badge_box(honest.get("linked"))
+    wide = (x0, y0, x1 + 80, y1)
+    boxes = {"beside": [(x1 + 5, y0, x1 + 80, y1)], "left-half": [(x0, y0, (x0 + x1) / 2, y1)],
+             "over": [(x0, y0, x1, y1)], "outside-rect": [(x1 + 5, y0, x1 + 200, y1)]}[quads]
+
+    def edit(w: Any) -> None:
+        _quad_points(_pith_links(w)["badge"], boxes, wide)
+
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "q.pdf", edit))
+    c = check(doc, "badge")
+    assert code == 0 and c["status"] == status, doc
+    if status == "warn":
+        assert "only part of it is a link to its Pith page" in c["detail"], c
+
+
+@pytest.mark.parametrize("how", ["flag-hidden", "flag-noview", "layer-off"])
+def test_a_hidden_badge_link_is_not_a_link(honest, tmp_path, how):
+    """pith.sty's badge link flagged Hidden (/F 2) or NoView (/F 32), or put in a layer
+    that is off: viewers neither show nor click it, so the badge is not linked."""
+    from pypdf.generic import NameObject, NumberObject
+
+    def edit(w: Any) -> None:
+        link = _pith_links(w)["badge"]
+        if how == "layer-off":
+            _layer(w, "/OFF")
+            link[NameObject("/OC")] = w.pages[0]["/Resources"]["/Properties"].raw_get("/oc1")
+        else:
+            link[NameObject("/F")] = NumberObject(2 if how == "flag-hidden" else 32)
+
+    code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "h.pdf", edit))
+    c = check(doc, "badge")
+    assert code == 0 and c["status"] == "warn" and "the only links over it are hidden" in c[
+        "detail"], c
+
+
+def test_a_second_copy_not_linked_leaves_the_badge_linked(honest, tmp_path):
+    """The number also written elsewhere on page 1, not linked: the badge is."""
+    pdf = tampered(honest.get("qr"), tmp_path / "c.pdf",
+                   lambda w: page_ops(w, text_ops(CLAIMED, 100, 100, 10)))
+    code, doc, err = verify(pdf)
+    assert code == 0 and check(doc, "badge")["status"] == "ok", doc
+
+
+def test_a_link_elsewhere_over_the_badge_counts_whatever_its_quad_points(honest, tmp_path):
+    """The reverse: a link to another site whose /Rect covers the badge and whose
+    /QuadPoints lie beside it opens that site in a viewer that ignores /QuadPoints."""
+    x0, y0, x1, y1 = _badge_box(honest.get("linked"))
+
+    def edit(w: Any) -> None:
+        _link_over((x0, y0, x1 + 80, y1), "https://evil.example/")(w)
+        _quad_points(w.pages[0]["/Annots"][-1].get_object(), [(x1 + 5, y0, x1 + 80, y1)])
+
+    code, doc, err = verify(tampered(honest.get("linked"), tmp_path / "q.pdf", edit))
+    assert code == 1 and "opens 'https://evil.example/'" in check(doc, "badge")["detail"], doc
+
+
 def test_a_planted_badge_under_a_link_elsewhere_fails(honest, tmp_path):
     """A copy of the number planted on a PDF without a badge, under a link elsewhere."""
     def edit(w: Any) -> None:
@@ -1125,6 +1248,69 @@ def test_glyphs_without_width_are_piled(honest, tmp_path):
 
     badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "z.pdf", edit), False,
                           "over each other")
+
+
+def poppler_reads(pdf: Path) -> str:
+    """The text poppler reads from page 1 as laid out (pdftotext -layout), each line's
+    ends stripped and the lines joined: what a reader of the rendered page reads, in
+    order, with spaces where glyphs stand apart."""
+    out = subprocess.run([texbuild.tool("pdftotext"), "-layout", "-f", "1", "-l", "1",
+                          str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return "".join(line.strip() for line in out.splitlines())
+
+
+_PREFIX, _NUMBER = CLAIMED[:10].encode("ascii"), CLAIMED[10:].encode("ascii")
+
+
+def _shows(body: bytes) -> bytes:
+    """*body* in one text object, from (50, 100), in Helvetica without /Widths (where a
+    show ends is taken as far as it could be: 1.02 em a glyph, so each case's parts lie
+    inside the page however wide)."""
+    return b"q BT /FPT 10 Tf 50 100 Td %s ET Q\n" % body
+
+
+# The badge split into several shows whose glyphs a viewer draws elsewhere than after
+# each other; pypdf's text extraction still reads "pith:YYYY:NUM" (it does not move its
+# text matrix over a show, and joins what it reads on one line).
+_SPLIT = {
+    "moved-back": (_shows(b"(%s) Tj -40 0 Td (%s) Tj" % (_PREFIX, _NUMBER)), False),
+    "number-first": (b"q BT /FPT 10 Tf 300 100 Td (%s) Tj -250 0 Td (%s) Tj ET Q\n"
+                     % (_PREFIX, _NUMBER), False),
+    "far-apart": (_shows(b"(%s) Tj 250 0 Td (%s) Tj" % (_PREFIX, _NUMBER)), False),
+    "elsewhere": (b"q BT /FPT 10 Tf 100 100 Td (%s) Tj ET BT /FPT 10 Tf 300 600 Td (%s) Tj "
+                  b"ET Q\n" % (_PREFIX, _NUMBER), False),
+    # every glyph its own show, each at the line's start (Td 0 0): one pile
+    "piled": (_shows(b" 0 0 Td ".join(b"(%s) Tj" % bytes([c]) for c in CLAIMED.encode())),
+              False),
+    # one show, a TJ number or a wide word space between its two parts
+    "tj-apart": (_shows(b"[(%s) -15000 (%s)] TJ" % (_PREFIX, _NUMBER)), False),
+    "tw-apart": (_shows(b"150 Tw (%s %s) Tj" % (_PREFIX, _NUMBER)), False),
+    # drawn as its mirror image: by the matrix, or by a negative Tz
+    "mirror-cm": (b"q -1 0 0 1 500 0 cm BT /FPT 10 Tf 100 100 Td (%s) Tj ET Q\n"
+                  % CLAIMED.encode(), False),
+    "mirror-tz": (b"q BT /FPT 10 Tf -100 Tz 400 100 Td (%s) Tj ET Q\n" % CLAIMED.encode(),
+                  False),
+    # the same parts where a viewer draws them one after the other
+    "two-shows": (_shows(b"(%s) Tj (%s) Tj" % (_PREFIX, _NUMBER)), True),
+    "font-set-again": (_shows(b"(%s) Tj /FPT 10 Tf (%s) Tj" % (_PREFIX, _NUMBER)), True),
+    "next-line": (_shows(b"(%s) Tj 0 -12 Td (%s) Tj" % (_PREFIX, _NUMBER)), True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SPLIT))
+def test_a_badge_split_into_shows_is_read_where_they_are_drawn(honest, tmp_path, case):
+    """Text positioning between shows (Td, TJ numbers, Tw) and a mirroring matrix or Tz:
+    what poppler reads from the page in reading order is what verify vouches for."""
+    ops, shown = _SPLIT[case]
+    pdf = tampered(honest.get("hide"), tmp_path / "s.pdf", lambda w: page_ops(w, ops))
+    assert (CLAIMED in poppler_reads(pdf)) == shown, poppler_reads(pdf)
+    code, doc, err = verify(pdf)
+    if shown:
+        assert code == 0 and badge_shown(doc), doc
+    else:
+        assert code == 1, doc
+        assert check(doc, "badge")["detail"].startswith(
+            "page 1 has %s only where it is not visible (" % CLAIMED), doc
 
 
 # -- the QR code ----------------------------------------------------------------------------
@@ -1340,6 +1526,75 @@ def _annotation(w: Any, rect: List[float], ops: bytes, subtype: str = "/FreeText
     annots = annots.get_object() if annots is not None else ArrayObject()
     annots.append(w._add_object(annot))
     page[NameObject("/Annots")] = annots
+
+
+def _number_box(pdf: Path) -> Tuple[float, float, float, float]:
+    """Where page 1 shows the claimed number (its glyphs' box, -0.2 to 0.8 em)."""
+    from pith_tex.pdf import read_claims, shown_at
+
+    page = read_claims(str(pdf)).page
+    assert page is not None
+    (box,) = shown_at(page, N, V["year"])
+    return box
+
+
+def _grey_levels(pdf: Path, box: Tuple[float, float, float, float], tmp_path: Path) -> List[int]:
+    """The grey levels poppler renders (150 dpi) in the middle of *box* (a quarter of its
+    height in from every side)."""
+    from pypdf import PdfReader
+
+    top = float(PdfReader(str(pdf)).pages[0].mediabox[3])
+    x0, y0, x1, y1 = box
+    d = (y1 - y0) / 4
+    k = 150 / 72
+    x, y = int((x0 + d) * k), int((top - y1 + d) * k)
+    w, h = int((x1 - x0 - 2 * d) * k), int((y1 - y0 - 2 * d) * k)
+    tmp_path.mkdir()
+    subprocess.run([texbuild.tool("pdftoppm"), "-r", "150", "-gray", "-f", "1", "-l", "1",
+                    "-x", str(x), "-y", str(y), "-W", str(w), "-H", str(h), str(pdf),
+                    str(tmp_path / "region")], check=True)
+    pgm = next(tmp_path.glob("region*.pgm")).read_bytes().split(b"\n", 3)[3]
+    return list(pgm)
+
+
+def _cover(how: str, box: Tuple[float, float, float, float]) -> Callable[[Any], None]:
+    x0, y0, x1, y1 = box
+    rect = b"%.2f %.2f %.2f %.2f re f" % (x0, y0, x1 - x0, y1 - y0)
+
+    def edit(w: Any) -> None:
+        if how == "annotation":
+            _annotation(w, [x0, y0, x1, y1], b"1 g 0 0 %.2f %.2f re f" % (x1 - x0, y1 - y0),
+                        "/Square")
+        elif how == "under":  # a white box first, the page on it: a background
+            _content(w, lambda data: b"q 1 g %s Q\n" % rect + data)
+        elif how == "text":  # other glyphs drawn on the number
+            page_ops(w, b"q BT /FPT %.2f Tf %.2f %.2f Td (%s) Tj ET Q\n"
+                     % (y1 - y0, x0, y0 + (y1 - y0) * 0.2, b"W" * 40))
+        else:
+            page_ops(w, b"q %s %s Q\n" % ({"white": b"1 g", "black": b"0 g"}[how], rect),
+                     font=False)
+    return edit
+
+
+@pytest.mark.parametrize("how, shown", [
+    ("white", False), ("black", False), ("text", False), ("annotation", False),
+    ("under", True)])
+def test_something_drawn_over_the_badge_hides_it(honest, tmp_path, how, shown):
+    """A white or black box, other glyphs, or an annotation's appearance drawn over the
+    number after it: poppler renders no number there (one colour, or other glyphs), so
+    it is not vouched for; the same box drawn before it is a background."""
+    box = _number_box(honest.get("qr"))
+    before = _grey_levels(honest.get("qr"), box, tmp_path / "a")
+    pdf = tampered(honest.get("qr"), tmp_path / "c.pdf", _cover(how, box))
+    after = _grey_levels(pdf, box, tmp_path / "b")
+    assert min(before) < 64 and max(before) > 192  # black glyphs on white
+    assert (after == before) == shown, (how, min(after), max(after))
+    code, doc, err = verify(pdf)
+    c = check(doc, "badge")
+    if shown:
+        assert code == 0 and c["status"] == "ok", doc
+    else:
+        assert code == 1 and c["status"] == "fail" and "is drawn over it" in c["detail"], c
 
 
 @pytest.mark.parametrize("subtype", ["/FreeText", "/Stamp"])
@@ -1710,6 +1965,38 @@ def test_a_form_clips_to_its_bbox(honest, tmp_path, bbox, shown):
                           "clipped away")
 
 
+def test_a_layer_nested_past_the_bound_is_not_lost(honest, tmp_path):
+    """10,000 marked-content sequences opened first: a hidden layer opened inside them
+    must not go unrecorded (its EMC would then close another, and the badge in it count
+    as shown): the page is too complex to check."""
+    def edit(w: Any) -> None:
+        page_ops(w, b"/X BMC\n" * 10_000 + _layer(w, "/OFF") + b"EMC\n" * 10_000)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "n.pdf", edit)
+    assert CLAIMED not in poppler_reads(pdf)  # poppler hides the layer
+    code, doc, err = verify(pdf)
+    assert code == 3, doc
+    assert "nested marked-content" in check(doc, "badge")["detail"], doc
+
+
+def test_glyphs_over_the_code_after_many_shows_are_seen(honest, tmp_path):
+    """100,000 empty shows first, then a line of glyphs across the QR code: glyphs
+    painted over it are looked for however many shows come before them."""
+    def edit(w: Any) -> None:
+        from pith_tex.pdfpage import qr_grids, scan_page
+
+        x0, y0, x1, y1 = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        page_ops(w, b"q BT /FPT 20 Tf " + b"() Tj " * 100_000 + b"%.2f %.2f Td (%s) Tj ET Q\n"
+                 % (x0, (y0 + y1) / 2 - 7, b"W" * 6))
+
+    pdf = tampered(honest.get("qr"), tmp_path / "g.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert N not in read, read
+    code, doc, err = verify(pdf)
+    assert code == 1 and "something else is painted over the QR code" in check(
+        doc, "qr")["detail"], doc
+
+
 def test_a_form_that_draws_itself_ends(honest, tmp_path):
     def edit(w):
         _form(w, "/FmL", b"q 0.5 0 0 0.5 0 0 cm /FmL Do Q\n")
@@ -1838,6 +2125,12 @@ def _name(name: str) -> Any:
     return NameObject(name)
 
 
+def _names(*names: str) -> Any:
+    from pypdf.generic import ArrayObject
+
+    return ArrayObject([_name(n) for n in names])
+
+
 def _white_function(w: Any) -> Any:
     """A transfer function that maps every level to 1: everything painted is white."""
     from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
@@ -1897,27 +2190,39 @@ def test_a_stroke_changed_by_an_extgstate_is_not_the_code(honest, tmp_path, case
     assert check(doc, "qr")["status"] != "ok", doc
 
 
+#: A white page painted first: blend modes mix what is painted with what is under it
+#: (on the bare page, nothing: what is painted shows as it is).
+_WHITE_PAGE = b"q 1 g -2000 -2000 5000 5000 re f Q\n"
+
 _HIDING_STATES = {
     "soft-mask": (lambda w: {"/SMask": _empty_soft_mask(w)}, "soft mask"),
     "transfer": (lambda w: {"/TR": _white_function(w)}, "transfer function"),
     "transfer2": (lambda w: {"/TR2": _white_function(w)}, "transfer function"),
+    # black over white paint: |1 - 0|, 1 - (1 - 1)(1 - 0), max(1, 0), ... are white
+    "blend-difference": (lambda w: {"/BM": _name("/Difference")}, "blend mode"),
+    "blend-screen": (lambda w: {"/BM": _name("/Screen")}, "blend mode"),
+    "blend-lighten": (lambda w: {"/BM": _name("/Lighten")}, "blend mode"),
+    "blend-exclusion": (lambda w: {"/BM": _name("/Exclusion")}, "blend mode"),
+    "blend-array": (lambda w: {"/BM": _names("/Difference", "/Normal")}, "blend mode"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(_HIDING_STATES))
 def test_a_page_hidden_by_an_extgstate_is_not_verified(honest, tmp_path, case):
-    """A soft mask (/SMask) or a transfer function (/TR, /TR2) set before the page's
-    content can hide all of it: poppler draws a blank page.  Neither the badge nor the
-    code is vouched for."""
+    """A soft mask (/SMask), a transfer function (/TR, /TR2) or a blend mode that lightens
+    (/BM) set before the page's content can hide all of it: poppler draws a blank page.
+    Neither the badge nor the code is vouched for."""
     entries, words = _HIDING_STATES[case]
 
     def edit(w: Any) -> None:
         _ext_gstate(w, entries)
-        _content(w, lambda data: b"/GSx gs\n" + data)
+        _content(w, lambda data: _WHITE_PAGE + b"/GSx gs\n" + data)
 
     bad = tampered(honest.get("qr"), tmp_path / "h.pdf", edit)
     read, dark = _rendered(bad, tmp_path)
-    assert (read, dark) == ("", 0)  # a blank page in a viewer
+    # a blank page in a viewer (blending: but for the mark's white pi, which /Difference
+    # and /Exclusion turn dark blue over its blue square, 27 pixels; the text is gone)
+    assert read == "" and dark <= (30 if case.startswith("blend") else 0), (read, dark)
     code, doc, err = verify(bad)
     assert code == 1, doc
     badge = check(doc, "badge")
@@ -1940,6 +2245,94 @@ def test_an_extgstate_that_hides_nothing_still_verifies(honest, tmp_path, entrie
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "n.pdf", edit))
     assert code == 0, doc
     assert check(doc, "qr")["status"] == "ok" and check(doc, "badge")["status"] == "ok", doc
+
+
+@pytest.mark.parametrize("mode", ["/Multiply", "/Darken", "/Compatible"])
+def test_a_blend_mode_that_never_lightens_still_verifies(honest, tmp_path, mode):
+    """The reverse: blending that is never lighter than the paint (b x s, min(b, s)) over
+    the whole page: poppler still draws the code, and verify vouches for it."""
+    def edit(w: Any) -> None:
+        _ext_gstate(w, lambda w: {"/BM": _name(mode)})
+        _content(w, lambda data: b"/GSx gs\n" + data)
+
+    pdf = tampered(honest.get("qr"), tmp_path / "m.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert read.strip().endswith("/pith/" + N), read
+    code, doc, err = verify(pdf)
+    assert code == 0, doc
+
+
+_GLYPH_NAMES = {**{c: "/" + c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+                **{str(i): "/" + n for i, n in enumerate(
+                    "zero one two three four five six seven eight nine".split())},
+                ":": "/colon"}
+
+
+def _type3(w: Any, proc: bytes) -> None:
+    """A Type 3 font /FT3 in page 1's resources whose glyphs (the claimed number's
+    characters, by their standard names) are each drawn by *proc*."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               FloatObject, NameObject, NumberObject)
+
+    procs = DictionaryObject()
+    for name in set(_GLYPH_NAMES.values()):
+        glyph = DecodedStreamObject()
+        glyph.set_data(b"600 0 0 0 500 700 d1 " + proc)
+        procs[NameObject(name)] = w._add_object(glyph)
+    differences: List[Any] = []
+    for c, name in sorted(_GLYPH_NAMES.items()):
+        differences += [NumberObject(ord(c)), NameObject(name)]
+    font = DictionaryObject({
+        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type3"),
+        NameObject("/FontBBox"): ArrayObject([NumberObject(v) for v in (0, 0, 500, 700)]),
+        NameObject("/FontMatrix"): ArrayObject([FloatObject(v) for v in (0.001, 0, 0, 0.001, 0, 0)]),
+        NameObject("/CharProcs"): procs,
+        NameObject("/Encoding"): DictionaryObject({NameObject("/Differences"): ArrayObject(differences)}),
+        NameObject("/FirstChar"): NumberObject(48), NameObject("/LastChar"): NumberObject(122),
+        NameObject("/Widths"): ArrayObject([NumberObject(600)] * 75)})
+    res = w.pages[0]["/Resources"].get_object()
+    if "/Font" not in res:
+        res[NameObject("/Font")] = DictionaryObject()
+    res["/Font"].get_object()[NameObject("/FT3")] = w._add_object(font)
+
+
+@pytest.mark.parametrize("proc, shown", [(b"", False), (b"0 0 500 700 re f", True)],
+                         ids=["blank", "drawn"])
+def test_type3_glyphs_that_draw_nothing_are_not_visible(honest, tmp_path, proc, shown):
+    """A Type 3 font whose glyph procedures paint nothing: the number extracts from its
+    encoding, poppler draws nothing where it stands."""
+    def edit(w: Any) -> None:
+        _type3(w, proc)
+        page_ops(w, b"q BT /FT3 10 Tf 100 100 Td (%s) Tj ET Q\n" % CLAIMED.encode(),
+                 font=False)
+
+    pdf = tampered(honest.get("hide"), tmp_path / "t3.pdf", edit)
+    levels = _grey_levels(pdf, (100, 98, 300, 108), tmp_path / "r")
+    assert (min(levels) < 128) == shown, min(levels)
+    badge_seen_or_refused(pdf, shown, "a Type 3 glyph whose procedure draws nothing")
+
+
+_DOT_CLIP = b"BT 7 Tr /FPT 10 Tf 300 300 Td (.) Tj ET 0 Tr\n"  # the clip: one dot's outline
+
+
+@pytest.mark.parametrize("clip, shown", [(True, False), (False, True)], ids=["clip", "no-clip"])
+def test_text_clipped_to_glyph_outlines_is_not_visible(honest, tmp_path, clip, shown):
+    """Text shown in render mode 7 adds its glyphs' outlines to the clipping path at ET:
+    what is painted after it, in the same q, shows only inside one dot: poppler draws
+    neither the badge nor the QR code."""
+    def edit(w: Any) -> None:
+        page_ops(w, b"")  # Helvetica as /FPT
+        _content(w, lambda data: b"q\n" + (_DOT_CLIP if clip else b"") + data + b"\nQ\n")
+
+    pdf = tampered(honest.get("qr"), tmp_path / "t.pdf", edit)
+    read, dark = _rendered(pdf, tmp_path)
+    assert (N in read) == shown and (dark > 100) == shown, (read, dark)
+    code, doc, err = verify(pdf)
+    if shown:
+        assert code == 0, doc
+    else:
+        assert code == 1 and "outlines of text" in check(doc, "badge")["detail"], doc
+        assert check(doc, "qr")["status"] != "ok", doc
 
 
 def _turned(w: Any) -> None:
