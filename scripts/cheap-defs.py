@@ -35,19 +35,35 @@ COPY = ROOT / "pyhelper" / "pith_tex" / "data" / "pith.sty"
 _NAME = r"(?=\s*(?:\\[glcqs]?__pith_|\{\s*[glcqs]?__pith_))"
 # (pattern, replacement) on the code part of a line (before its comment)
 RULES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"\\cs_new(_protected)?(_nopar)?:(N|c)px" + _NAME), r"\\cs_gset\1\2:\3px"),
-    (re.compile(r"\\cs_new(_protected)?(_nopar)?:(N|c)pn" + _NAME), r"\\cs_gset\1\2:\3pn"),
+    (
+        re.compile(r"\\cs_new(_protected)?(_nopar)?:(N|c)px" + _NAME),
+        r"\\cs_gset\1\2:\3px",
+    ),
+    (
+        re.compile(r"\\cs_new(_protected)?(_nopar)?:(N|c)pn" + _NAME),
+        r"\\cs_gset\1\2:\3pn",
+    ),
     (re.compile(r"\\cs_new_eq:(NN|Nc|cN|cc)" + _NAME), r"\\cs_gset_eq:\1"),
-    (re.compile(r"\\prg_new(_protected)?_conditional:(Npnn|Nnn)" + _NAME),
-     r"\\prg_gset\1_conditional:\2"),
-    (re.compile(r"\\(?:str|tl)_new:N(\s*)(\\[lg]__pith_[A-Za-z_@]+)"),
-     r"\\cs_gset_eq:NN\1\2 \\c_empty_tl"),
-    (re.compile(r"\\(?:str|tl)_new:c(\s*)(\{\s*[lg]__pith_[^{}]*\})"),
-     r"\\cs_gset_eq:cN\1\2 \\c_empty_tl"),
-    (re.compile(r"\\bool_new:N(\s*)(\\[lg]__pith_[A-Za-z_@]+)"),
-     r"\\cs_gset_eq:NN\1\2 \\c_false_bool"),
-    (re.compile(r"\\bool_new:c(\s*)(\{\s*[lg]__pith_[^{}]*\})"),
-     r"\\cs_gset_eq:cN\1\2 \\c_false_bool"),
+    (
+        re.compile(r"\\prg_new(_protected)?_conditional:(Npnn|Nnn)" + _NAME),
+        r"\\prg_gset\1_conditional:\2",
+    ),
+    (
+        re.compile(r"\\(?:str|tl)_new:N(\s*)(\\[lg]__pith_[A-Za-z_@]+)"),
+        r"\\cs_gset_eq:NN\1\2 \\c_empty_tl",
+    ),
+    (
+        re.compile(r"\\(?:str|tl)_new:c(\s*)(\{\s*[lg]__pith_[^{}]*\})"),
+        r"\\cs_gset_eq:cN\1\2 \\c_empty_tl",
+    ),
+    (
+        re.compile(r"\\bool_new:N(\s*)(\\[lg]__pith_[A-Za-z_@]+)"),
+        r"\\cs_gset_eq:NN\1\2 \\c_false_bool",
+    ),
+    (
+        re.compile(r"\\bool_new:c(\s*)(\{\s*[lg]__pith_[^{}]*\})"),
+        r"\\cs_gset_eq:cN\1\2 \\c_false_bool",
+    ),
     (re.compile(r"\\msg_new:(nnnn|nnn)(?=\s*\{\s*pith\s*\})"), r"\\msg_gset:\1"),
 ]
 # where a line's comment starts: the first % not escaped
@@ -65,7 +81,7 @@ def transform(text: str) -> tuple[str, int]:
             out.extend(lines[i:])
             break
         m = _COMMENT.search(line)
-        code, comment = (line[: m.start()], line[m.start():]) if m else (line, "")
+        code, comment = (line[: m.start()], line[m.start() :]) if m else (line, "")
         for pattern, repl in RULES:
             code, n = pattern.subn(repl, code)
             count += n
@@ -75,7 +91,9 @@ def transform(text: str) -> tuple[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if needed")
+    ap.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if needed"
+    )
     args = ap.parse_args(argv)
     text = STY.read_text(encoding="ascii")
     new, count = transform(text)
