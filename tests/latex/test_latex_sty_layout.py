@@ -13,6 +13,7 @@ tests; this pins the layout they rely on.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 STY = Path(__file__).resolve().parents[2] / "latex" / "pith.sty"
@@ -31,3 +32,24 @@ def test_two_marked_parts_each_after_a_stop():
     # nothing but ASCII: the reading loops set tab, end of line and the printable range
     text = STY.read_bytes()
     assert all(b in (9, 10) or 32 <= b <= 126 for b in text)
+
+
+def test_internal_names_defined_without_check_user_commands_with() -> None:
+    """scripts/cheap-defs.py has been run on pith.sty: no __pith name is left to the
+    kernel's free-name check (~9k instructions each; re-run the script after merging
+    code that adds some), while every user command keeps \\cs_new..., so that a clash
+    with another package stays an error."""
+    import importlib.util
+
+    script = STY.parents[1] / "scripts" / "cheap-defs.py"
+    spec = importlib.util.spec_from_file_location("cheap_defs", script)
+    assert spec and spec.loader
+    cheap_defs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cheap_defs)
+    text = STY.read_text(encoding="ascii")
+    _, left = cheap_defs.transform(text)
+    assert left == 0, "run python3 scripts/cheap-defs.py"
+    users = ("pithsetup", "pithnumber", "pithrecord", "pithqrcode", "pithbadge", "pithqr")
+    for cmd in users:
+        first = re.search(r"^\\cs_(\w+):Npn \\%s\b" % cmd, text, re.M)
+        assert first and first.group(1).startswith("new"), cmd
