@@ -9,9 +9,11 @@ message), paid by every document for the ~150 names of the loaded part.  A
 not) and arguments.  Commands a user calls (``\\pithnumber``, ``\\pithbadge``,
 ``\\pithsetup``, ...) keep the checked ``\\cs_new...``: a clash with another package
 stays an error.  Variables become what their ``_new`` makes of them: a ``str``/``tl``
-is globally ``\\c_empty_tl``, a ``bool`` ``\\c_false_bool``; pith's messages (module
-``pith``) take ``\\msg_gset``.  Registers (``int``, ``dim``, ``box``) and the rest
-keep their ``_new``.
+is globally ``\\c_empty_tl``, a ``bool`` ``\\c_false_bool``.  Messages keep
+``\\msg_new``: ``\\msg_gset`` is deprecated since l3kernel 2024-02-13 and there is only
+``\\msg_set``, which is local (a message defined while a lazy part is read in a group is
+gone after it: "Unknown message" on TeX Live 2026).  Registers (``int``, ``dim``,
+``box``) and the rest keep their ``_new``.
 
 Re-runnable (a transformed line no longer matches): run it after merging code that
 adds checked definitions, then run the l3build checks.
@@ -64,7 +66,6 @@ RULES: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"\\bool_new:c(\s*)(\{\s*[lg]__pith_[^{}]*\})"),
         r"\\cs_gset_eq:cN\1\2 \\c_false_bool",
     ),
-    (re.compile(r"\\msg_new:(nnnn|nnn)(?=\s*\{\s*pith\s*\})"), r"\\msg_gset:\1"),
 ]
 # where a line's comment starts: the first % not escaped
 _COMMENT = re.compile(r"(?<!\\)%")
