@@ -5,9 +5,11 @@ Each document is a stand-in written here for a mechanism found in real templates
 (acl.sty), a title built by hand in ``\\twocolumn[...]`` (ICML), a ``\\maketitle``
 that only ends the page (PoS, iopart), two columns in Times (AAAI, IJCAI), a
 6.5 cm column, ``\\hoffset``/``\\voffset`` with the corner stamp (JHEP, LIPIcs),
-small paper.  Each is compiled on arXiv's three routes and read back with poppler
-and pypdf: the badge's text is on page 1, inside the page and its column, pith
-caused no ``Overfull \\hbox``, and its link has no border.
+small paper, a title block or title page that fills page 1 (long author lists,
+abstracts in the block), beamer with the title frame second.  Each is compiled
+on arXiv's three routes and read back with poppler and pypdf: the badge's text
+is on page 1, inside the page and its column, pith caused no ``Overfull \\hbox``,
+and its link has no border.
 """
 
 from __future__ import annotations
@@ -119,12 +121,50 @@ Body text.
 Body text.
 \end{document}
 """, {}),
+    # A title block that ends near the foot of page 1 (a long author list, an
+    # abstract in the block): the badge under it would be pushed onto page 2.
+    "title-fills-page": (r"""\documentclass{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Title Block Filling Page One}\author{Ada Author}
+\date{\rule{0pt}{\dimexpr\textheight-115pt\relax}}
+\begin{document}
+\maketitle
+Body text.\newpage Page two.
+\end{document}
+""", {}),
+    # The titlepage option (report, book...): the badge goes at the foot of the
+    # title page, which is nearly full here.
+    "titlepage-full": (r"""\documentclass{report}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Full Title Page}\author{Ada Author}
+\date{\rule{0pt}{\dimexpr\textheight-190pt\relax}}
+\begin{document}
+\maketitle
+Body text.\newpage Page two.
+\end{document}
+""", {}),
+    # Beamer: the title frame is not the first one (an outline first).
+    "beamer-title-second": (r"""\documentclass{beamer}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Talk}\author{Ada Author}
+\begin{document}
+\begin{frame}{Outline}First things first.\end{frame}
+\begin{frame}\titlepage\end{frame}
+\end{document}
+""", {}),
 }
 
 # Where the badge must end up: inside a column ("column"), centred in a block
 # spanning both columns ("spanning"), or anywhere on the page.
 SPANNING = {"twocolumn-by-hand", "twocolumn-times"}
-CORNER_LOGGED = {"maketitle-newpage"}
+CORNER_LOGGED = {"maketitle-newpage", "title-fills-page", "titlepage-full",
+                 "beamer-title-second"}
 
 
 def build(tmp_path: Path, name: str, route: str) -> texrun.Build:
