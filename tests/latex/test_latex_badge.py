@@ -147,6 +147,42 @@ Body text.\newpage Page two.
 Body text.\newpage Page two.
 \end{document}
 """, {}),
+    # CVPR/ICCV papers' teaser: \maketitle (itself \twocolumn[\@maketitle]) inside
+    # \twocolumn[...] with \twocolumn redefined to typeset its argument.
+    "twocolumn-teaser": (r"""\documentclass[twocolumn]{article}
+\usepackage{times}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\makeatletter
+\def\maketitle{\par\begingroup\twocolumn[\@maketitle]\endgroup}
+\makeatother
+\title{A Title Above a Teaser}\author{Ada Author}
+\begin{document}
+\twocolumn[{\renewcommand\twocolumn[1][]{#1}\maketitle
+  \begin{center}\rule{0.9\textwidth}{3cm}\par Teaser.\end{center}}]
+Body text in the left column.
+\end{document}
+""", {}),
+    # Springer Nature's sn-jnl (two columns): \@maketitle is typeset into a box to
+    # measure it, thrown away, typeset again in \twocolumn[...], then \relax'ed.
+    "measured-title": (r"""\documentclass[twocolumn]{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\makeatletter
+\newdimen\titleht
+\renewcommand\maketitle{\par\begingroup
+  \setbox0=\vbox{\@maketitle}\titleht=\ht0 \advance\titleht by \dp0
+  \ifdim\titleht>\textheight \unvbox0 \else \twocolumn[\@maketitle]\fi
+  \endgroup \global\let\maketitle\relax \global\let\@maketitle\relax}
+\makeatother
+\title{A Measured Title}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text in the left column.
+\end{document}
+""", {}),
     # Beamer: the title frame is not the first one (an outline first).
     "beamer-title-second": (r"""\documentclass{beamer}
 \usepackage{pith}
@@ -162,7 +198,7 @@ Body text.\newpage Page two.
 
 # Where the badge must end up: inside a column ("column"), centred in a block
 # spanning both columns ("spanning"), or anywhere on the page.
-SPANNING = {"twocolumn-by-hand", "twocolumn-times"}
+SPANNING = {"twocolumn-by-hand", "twocolumn-times", "twocolumn-teaser", "measured-title"}
 CORNER_LOGGED = {"maketitle-newpage", "title-fills-page", "titlepage-full",
                  "beamer-title-second"}
 
@@ -230,6 +266,13 @@ def test_badge_on_page_one(tmp_path: Path, name: str, route: str) -> None:
         rx0, ry0, rx1, ry1 = (float(v) for v in a["/Rect"])
         assert x0 <= min(rx0, rx1) and max(rx0, rx1) <= x1, a["/Rect"]
         assert y0 <= min(ry0, ry1) and max(ry0, ry1) <= y1, a["/Rect"]
+    if name in SPANNING:
+        # In the block over both columns, centred on it (the text block is centred
+        # on the page in these set-ups): the highest link is the title badge's.
+        top = max((a for a in links), key=lambda a: max(float(a["/Rect"][1]),
+                                                        float(a["/Rect"][3])))
+        mid = (float(top["/Rect"][0]) + float(top["/Rect"][2])) / 2
+        assert abs(mid - (x0 + x1) / 2) < 2, (mid, x1)
     if name in CORNER_LOGGED:
         assert "without the title badge" in re.sub(r"\n\(pith\)\s+", " ", b.log)
     else:
