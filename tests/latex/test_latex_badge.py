@@ -183,6 +183,20 @@ Body text in the left column.
 Body text in the left column.
 \end{document}
 """, {}),
+    # A title page made by hand (theses, reports): no \maketitle at all.  The badge
+    # goes at its foot, not in the corner.
+    "titlepage-by-hand": (r"""\documentclass{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\begin{document}
+\begin{titlepage}
+\centering\vspace*{3cm}{\Huge A Title Page By Hand\par}\vspace{1cm}{\Large Ada Author\par}
+\vfill
+\end{titlepage}
+Body text.\newpage Page two.
+\end{document}
+""", {}),
     # Beamer: the title frame is not the first one (an outline first).
     "beamer-title-second": (r"""\documentclass{beamer}
 \usepackage{pith}
@@ -199,6 +213,7 @@ Body text in the left column.
 # Where the badge must end up: inside a column ("column"), centred in a block
 # spanning both columns ("spanning"), or anywhere on the page.
 SPANNING = {"twocolumn-by-hand", "twocolumn-times", "twocolumn-teaser", "measured-title"}
+FOOT = {"titlepage-by-hand"}
 CORNER_LOGGED = {"maketitle-newpage", "title-fills-page", "titlepage-full",
                  "beamer-title-second"}
 
@@ -273,6 +288,9 @@ def test_badge_on_page_one(tmp_path: Path, name: str, route: str) -> None:
                                                         float(a["/Rect"][3])))
         mid = (float(top["/Rect"][0]) + float(top["/Rect"][2])) / 2
         assert abs(mid - (x0 + x1) / 2) < 2, (mid, x1)
+    if name in FOOT:
+        # Under the title, in the lower half of the page, not the corner stamp.
+        assert all(by0 > (y0 + y1) / 2 for _, _, by0, _, _ in words), words
     if name in CORNER_LOGGED:
         assert "without the title badge" in re.sub(r"\n\(pith\)\s+", " ", b.log)
     else:
