@@ -197,6 +197,25 @@ Body text in the left column.
 Body text.\newpage Page two.
 \end{document}
 """, {}),
+    # jheppub: \maketitle sets the whole title page itself (title, authors, abstract),
+    # then ends it with \newpage before the table of contents.
+    "maketitle-ends-title-page": (r"""\documentclass{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\makeatletter
+\renewcommand\maketitle{\thispagestyle{empty}%%
+  {\LARGE\sffamily\bfseries\@title\par}\vskip23pt plus0.06fil
+  {\sffamily\@author\par}\vskip16pt plus9pt
+  \noindent\textsc{Abstract:} What the paper says.\vskip16pt plus9pt
+  \newpage\pagestyle{plain}}
+\makeatother
+\title{A Title Page That Ends Itself}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text on page two.\newpage Page three.
+\end{document}
+""", {}),
     # Beamer: the title frame is not the first one (an outline first).
     "beamer-title-second": (r"""\documentclass{beamer}
 \usepackage{pith}
