@@ -160,6 +160,9 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
             hint = ""
             if not res.is_local and cache.has(n):
                 hint = " (a verified copy is cached: use --offline to use it)"
+            elif not res.is_local and "could not connect" in e.message:
+                hint = (" (check the network and run pith-tex fetch again; --resolver URL|DIR"
+                        " names another resolver or a mirror on disk)")
             raise CouldNotCheck(e.message + hint)
         rec_body, rec_data, rec_where = rec.body, rec.data, rec.where
         try:

@@ -207,7 +207,8 @@ class HttpResolver(Resolver):
         try:
             return self._get(url)
         except _NotFound:
-            raise CouldNotCheck("%s: HTTP 404, the resolver has no record for %s" % (url, number))
+            raise CouldNotCheck("%s: HTTP 404, the resolver has no record for %s: check the "
+                                "number against the paper's Pith page" % (url, number))
 
     def bundle(self, number: str) -> Optional[Document]:
         for path in ("/pith/%s/bundle.json", "/.well-known/pith/%s/bundle.json"):

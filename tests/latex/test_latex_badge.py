@@ -5,9 +5,11 @@ Each document is a stand-in written here for a mechanism found in real templates
 (acl.sty), a title built by hand in ``\\twocolumn[...]`` (ICML), a ``\\maketitle``
 that only ends the page (PoS, iopart), two columns in Times (AAAI, IJCAI), a
 6.5 cm column, ``\\hoffset``/``\\voffset`` with the corner stamp (JHEP, LIPIcs),
-small paper.  Each is compiled on arXiv's three routes and read back with poppler
-and pypdf: the badge's text is on page 1, inside the page and its column, pith
-caused no ``Overfull \\hbox``, and its link has no border.
+small paper, a title block or title page that fills page 1 (long author lists,
+abstracts in the block), beamer with the title frame second.  Each is compiled
+on arXiv's three routes and read back with poppler and pypdf: the badge's text
+is on page 1, inside the page and its column, pith caused no ``Overfull \\hbox``,
+and its link has no border.
 """
 
 from __future__ import annotations
@@ -119,12 +121,120 @@ Body text.
 Body text.
 \end{document}
 """, {}),
+    # A title block that ends near the foot of page 1 (a long author list, an
+    # abstract in the block): the badge under it would be pushed onto page 2.
+    "title-fills-page": (r"""\documentclass{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Title Block Filling Page One}\author{Ada Author}
+\date{\rule{0pt}{\dimexpr\textheight-115pt\relax}}
+\begin{document}
+\maketitle
+Body text.\newpage Page two.
+\end{document}
+""", {}),
+    # The titlepage option (report, book...): the badge goes at the foot of the
+    # title page, which is nearly full here.
+    "titlepage-full": (r"""\documentclass{report}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Full Title Page}\author{Ada Author}
+\date{\rule{0pt}{\dimexpr\textheight-190pt\relax}}
+\begin{document}
+\maketitle
+Body text.\newpage Page two.
+\end{document}
+""", {}),
+    # CVPR/ICCV papers' teaser: \maketitle (itself \twocolumn[\@maketitle]) inside
+    # \twocolumn[...] with \twocolumn redefined to typeset its argument.
+    "twocolumn-teaser": (r"""\documentclass[twocolumn]{article}
+\usepackage{times}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\makeatletter
+\def\maketitle{\par\begingroup\twocolumn[\@maketitle]\endgroup}
+\makeatother
+\title{A Title Above a Teaser}\author{Ada Author}
+\begin{document}
+\twocolumn[{\renewcommand\twocolumn[1][]{#1}\maketitle
+  \begin{center}\rule{0.9\textwidth}{3cm}\par Teaser.\end{center}}]
+Body text in the left column.
+\end{document}
+""", {}),
+    # Springer Nature's sn-jnl (two columns): \@maketitle is typeset into a box to
+    # measure it, thrown away, typeset again in \twocolumn[...], then \relax'ed.
+    "measured-title": (r"""\documentclass[twocolumn]{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\makeatletter
+\newdimen\titleht
+\renewcommand\maketitle{\par\begingroup
+  \setbox0=\vbox{\@maketitle}\titleht=\ht0 \advance\titleht by \dp0
+  \ifdim\titleht>\textheight \unvbox0 \else \twocolumn[\@maketitle]\fi
+  \endgroup \global\let\maketitle\relax \global\let\@maketitle\relax}
+\makeatother
+\title{A Measured Title}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text in the left column.
+\end{document}
+""", {}),
+    # A title page made by hand (theses, reports): no \maketitle at all.  The badge
+    # goes at its foot, not in the corner.
+    "titlepage-by-hand": (r"""\documentclass{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\begin{document}
+\begin{titlepage}
+\centering\vspace*{3cm}{\Huge A Title Page By Hand\par}\vspace{1cm}{\Large Ada Author\par}
+\vfill
+\end{titlepage}
+Body text.\newpage Page two.
+\end{document}
+""", {}),
+    # jheppub: \maketitle sets the whole title page itself (title, authors, abstract),
+    # then ends it with \newpage before the table of contents.
+    "maketitle-ends-title-page": (r"""\documentclass{article}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\makeatletter
+\renewcommand\maketitle{\thispagestyle{empty}%%
+  {\LARGE\sffamily\bfseries\@title\par}\vskip23pt plus0.06fil
+  {\sffamily\@author\par}\vskip16pt plus9pt
+  \noindent\textsc{Abstract:} What the paper says.\vskip16pt plus9pt
+  \newpage\pagestyle{plain}}
+\makeatother
+\title{A Title Page That Ends Itself}\author{Ada Author}
+\begin{document}
+\maketitle
+Body text on page two.\newpage Page three.
+\end{document}
+""", {}),
+    # Beamer: the title frame is not the first one (an outline first).
+    "beamer-title-second": (r"""\documentclass{beamer}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%(num)s}
+\title{A Talk}\author{Ada Author}
+\begin{document}
+\begin{frame}{Outline}First things first.\end{frame}
+\begin{frame}\titlepage\end{frame}
+\end{document}
+""", {}),
 }
 
 # Where the badge must end up: inside a column ("column"), centred in a block
 # spanning both columns ("spanning"), or anywhere on the page.
-SPANNING = {"twocolumn-by-hand", "twocolumn-times"}
-CORNER_LOGGED = {"maketitle-newpage"}
+SPANNING = {"twocolumn-by-hand", "twocolumn-times", "twocolumn-teaser", "measured-title"}
+FOOT = {"titlepage-by-hand"}
+CORNER_LOGGED = {"maketitle-newpage", "title-fills-page", "titlepage-full",
+                 "beamer-title-second"}
 
 
 def build(tmp_path: Path, name: str, route: str) -> texrun.Build:
@@ -190,6 +300,16 @@ def test_badge_on_page_one(tmp_path: Path, name: str, route: str) -> None:
         rx0, ry0, rx1, ry1 = (float(v) for v in a["/Rect"])
         assert x0 <= min(rx0, rx1) and max(rx0, rx1) <= x1, a["/Rect"]
         assert y0 <= min(ry0, ry1) and max(ry0, ry1) <= y1, a["/Rect"]
+    if name in SPANNING:
+        # In the block over both columns, centred on it (the text block is centred
+        # on the page in these set-ups): the highest link is the title badge's.
+        top = max((a for a in links), key=lambda a: max(float(a["/Rect"][1]),
+                                                        float(a["/Rect"][3])))
+        mid = (float(top["/Rect"][0]) + float(top["/Rect"][2])) / 2
+        assert abs(mid - (x0 + x1) / 2) < 2, (mid, x1)
+    if name in FOOT:
+        # Under the title, in the lower half of the page, not the corner stamp.
+        assert all(by0 > (y0 + y1) / 2 for _, _, by0, _, _ in words), words
     if name in CORNER_LOGGED:
         assert "without the title badge" in re.sub(r"\n\(pith\)\s+", " ", b.log)
     else:

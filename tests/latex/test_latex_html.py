@@ -220,3 +220,46 @@ def test_without_hyperref(tmp_path: Path, binding: bool) -> None:
     assert_clean(output, page)
     text = badge(page)
     assert f"pith:2025:{NUM}" in text and "checked" in text
+
+
+# Papers with no \maketitle on page 1: the PDF has the badge all the same (a title block
+# built by hand in \twocolumn[...], ICML; else the corner stamp), so the HTML has it too,
+# once: 'pith-tex check' requires exactly one badge in the page.
+NO_MAKETITLE = {
+    # ICML: the title block by hand in \twocolumn[...]; the badge right after it.
+    "twocolumn-block": ("\\documentclass[twocolumn]{article}",
+                        "\\twocolumn[\\centerline{Hand Title}\\centerline{Ada Author}]\n"),
+    # A title page by hand (or none): the badge at the end of the page.
+    "titlepage-by-hand": ("\\documentclass{article}",
+                          "\\begin{titlepage}\\centering Hand Title\\par\\end{titlepage}\n"),
+    # \maketitle twice (a class's cover page and title page): one badge.
+    "maketitle-twice": ("\\documentclass{article}", "\\maketitle\n\\maketitle\n"),
+}
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+@pytest.mark.parametrize("kind", list(NO_MAKETITLE))
+def test_title_without_maketitle_has_one_badge(tmp_path: Path, binding: bool,
+                                               kind: str) -> None:
+    cls, front = NO_MAKETITLE[kind]
+    d = tmp_path / "p"
+    d.mkdir()
+    (d / "main.tex").write_text(
+        f"{cls}\n\\usepackage{{pith}}\n\\usepackage{{hyperref}}\n\\pithnumber{{{NUM}}}\n"
+        "\\title{Hand Title}\\author{Ada Author}\n\\begin{document}\n" + front
+        + "\\section{Introduction}\nBody text.\n\\end{document}\n", encoding="ascii")
+    shutil.copy(texrun.STY, d / "pith.sty")
+    (d / "pith-number.tex").write_text(README_INCLUDE, encoding="ascii")
+    output, page = convert(d, binding)
+    assert_clean(output, page)
+    links = _Links()
+    links.feed(page)
+    assert [h for h, _ in links.links] == [URL_BASE + NUM], links.links
+    assert f"pith:2025:{NUM}" in links.links[0][1]
+    at, section = page.index(URL_BASE + NUM), page.index("<section")
+    if kind == "titlepage-by-hand":
+        assert at > page.index("Body text"), "the end of the page"
+    else:
+        assert at < section, "after the title block, before the first section"
+    # And 'pith-tex check' reads it so.
+    assert check_html(str(d), "main.tex", NUM).status == "ok"

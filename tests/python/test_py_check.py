@@ -140,6 +140,28 @@ def test_anonymous_paper_is_ready_with_a_warning(paper: Path) -> None:
     assert N in (paper / "main.tex").read_text() and "main.tex" in doc["upload"]
 
 
+def test_anonymous_paper_that_names_its_number_in_the_text_is_not_ready(paper: Path) -> None:
+    # An anonymous paper whose sources give \\pithnumber (the usual case) and whose text
+    # also prints the number (a footnote the author forgot): check knows the number from
+    # the include and must find it on the page, not say "the number is not known".
+    main = paper / "main.tex"
+    src = main.read_text().replace("\\usepackage[qr]{pith}", "\\usepackage[anonymous]{pith}")
+    main.write_text(src.replace("\\section{Introduction}",
+                                "Pith Number: pith:2025:%s.\n\n\\section{Introduction}" % N))
+    code, doc, _ = check(paper)
+    assert code == 1 and doc["verdict"] != "ready", doc
+    assert statuses(doc)["pdf"] == "fail" and "shows the Pith Number" in detail(doc, "pdf"), doc
+
+
+def test_anonymous_paper_that_does_not_show_its_number_says_it_was_searched(paper: Path) -> None:
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
+                                             "\\usepackage[anonymous]{pith}"))
+    code, doc, _ = check(paper)
+    assert code == 0, doc
+    assert "does not show the number" in detail(doc, "pdf"), doc
+
+
 def test_anonymous_paper_without_pithnumber_has_no_number_in_its_sources(paper: Path) -> None:
     main = paper / "main.tex"
     src = main.read_text().replace("\\usepackage[qr]{pith}", "\\usepackage[qr,anonymous]{pith}")

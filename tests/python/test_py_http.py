@@ -50,8 +50,9 @@ def test_bundle_404_then_well_known(server):
 
 def test_record_404(server):
     r, _ = resolver(server)
-    with pytest.raises(CouldNotCheck, match="HTTP 404"):
+    with pytest.raises(CouldNotCheck, match="HTTP 404") as e:
         r.record(N)
+    assert "check the number" in e.value.message  # a typo is the likely cause: say so
 
 
 def test_retries_5xx_then_succeeds(server):
@@ -146,6 +147,17 @@ def test_connection_refused():
     r = HttpResolver("http://127.0.0.1:%d" % closed_port(), deadline=Deadline(10), sleep=lambda x: None)
     with pytest.raises(CouldNotCheck, match="connection refused"):
         r.record(N)
+
+
+def test_cli_fetch_with_no_connection_says_what_to_do(tmp_path, monkeypatch):
+    # Every failure's error line says what to do: with nothing cached and no connection,
+    # that is the network (or another resolver), not only "could not connect".
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["fetch", N, "--resolver", "http://127.0.0.1:%d" % closed_port()])
+    assert r.exit_code == 3, r.output
+    line = r.stderr.strip().splitlines()[-1]
+    assert line.startswith("error:") and "could not connect" in line, line
+    assert "check the network" in line and "--resolver" in line, line
 
 
 def test_cli_fetch_caches_and_offline_reuses(server, tmp_path, monkeypatch):
