@@ -187,8 +187,10 @@ def parse_include(text: str) -> IncludeData:
 
     The file must be exactly what ``pith-tex fetch`` writes (it is re-rendered and compared
     byte for byte): a hand-edited include is not trusted.  :func:`render` checks every
-    value against its pattern.
+    value against its pattern.  CRLF line ends (a checkout on Windows) read as LF, as
+    pith.sty reads them (TeX drops the CR at the end of a line).
     """
+    text = text.replace("\r\n", "\n")
     lines = text.split("\n")
     head = None
     for i, line in enumerate(lines):
@@ -254,7 +256,7 @@ def qr_block_matches(text: str, number: str) -> bool:
     """Does the include *text* (already accepted by :func:`parse_include`) end with the QR
     code this pith-tex draws for *number*?  A separate check from the parse, so that a
     swapped number is reported as a verification failure, not as an unreadable file."""
-    return text.endswith(render_qr(number))
+    return text.replace("\r\n", "\n").endswith(render_qr(number))
 
 
 #: The first line of every include pith-tex has written (format 1 and 2).
