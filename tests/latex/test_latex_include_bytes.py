@@ -9,6 +9,7 @@ read as LF everywhere, `pith-tex verify` included.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -102,3 +103,25 @@ def test_luatex_reads_a_byte_that_is_not_utf8_once(tmp_path: Path, case: str) ->
     errors = re.findall(r"^! Package pith Error: .*$", log, re.M)
     assert len(errors) == 1, errors
     assert error is not None and error[:40] in re.sub(r"\n\(pith\)\s+", " ", log)
+
+
+@pytest.mark.parametrize("route", texrun.ROUTES)
+@pytest.mark.parametrize("kind", ["fifo", "link-to-dev-zero"])
+def test_an_include_that_is_no_regular_file_is_refused_without_blocking(
+        tmp_path: Path, kind: str, route: str) -> None:
+    """TeX would wait at the opening of a FIFO for a writer that never comes (the build
+    hangs until arXiv's time limit); pith.sty does not open a file of size 0, and says
+    what it says of an empty include.  pith-tex says what the file is."""
+    inc = tmp_path / "pith-number.tex"
+    if kind == "fifo":
+        os.mkfifo(inc)
+    else:
+        os.symlink("/dev/zero", inc)
+    b = texrun.compile_tex(tmp_path, docs.document(), route, max_runs=1)
+    assert "Package pith Error: Include 'pith-number.tex' has no \\pithrecord{2}{ block." \
+        in b.log, b.describe()
+    assert re.findall(r"^pith-include: .*$", b.log, re.M) == [
+        "pith-include: read pith-number.tex"]
+    out = verify_include_file(str(inc))
+    assert out.outcome is None
+    assert ("a FIFO" if kind == "fifo" else "a character device") in (out.error or "")
