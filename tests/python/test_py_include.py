@@ -348,3 +348,26 @@ def test_parse_reads_crlf_line_ends_as_pith_sty_does():
     text = README_EXAMPLE.decode()
     assert parse_include(text.replace("\n", "\r\n")) == parse_include(text)
     assert qr_block_matches(text.replace("\n", "\r\n"), GOOD.number)
+
+
+@pytest.mark.parametrize("resave", [
+    lambda b: b"\xef\xbb\xbf" + b,
+    lambda b: b.decode().encode("utf-16"),
+    lambda b: b.decode().encode("utf-16-le"),
+    lambda b: b.decode().encode("utf-16-be"),
+], ids=["utf8-bom", "utf16-bom", "utf16le", "utf16be"])
+def test_fetch_replaces_an_include_an_editor_resaved(tmp_path, resave):
+    """pith.sty refuses an include with a byte-order mark or in UTF-16 and says to run
+    pith-tex fetch again: fetch must then replace it (it refused: 'not an include')."""
+    target = tmp_path / "pith-number.tex"
+    target.write_bytes(resave(README_EXAMPLE))
+    assert write_include(str(target), GOOD) is True
+    assert target.read_bytes() == render(GOOD)
+
+
+def test_fetch_still_refuses_a_paper_with_a_byte_order_mark(tmp_path):
+    target = tmp_path / "main.tex"
+    target.write_bytes(b"\xef\xbb\xbf\\documentclass{article}\n")
+    with pytest.raises(UsageError, match="is not a pith-tex include"):
+        write_include(str(target), GOOD)
+    assert target.read_bytes() == b"\xef\xbb\xbf\\documentclass{article}\n"
