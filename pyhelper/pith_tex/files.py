@@ -139,15 +139,34 @@ def verify_json_obj(
     return FileOutcome(path, kind, out)
 
 
+#: Byte-order marks (UTF-8, UTF-16): an editor saved the include.
+_BOMS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
+_NOT_WRITTEN_RE = re.compile(rb"[\x00\x7f-\xff]")
+
+
+def include_bytes_problem(data: bytes) -> Optional[str]:
+    """Why *data* cannot be an include by its bytes alone, in pith.sty's words (on every
+    engine: a byte-order mark, or a character that is not ASCII or is NUL, and on which
+    line); None when every byte is one pith-tex writes."""
+    if data.startswith(_BOMS):
+        return ("it starts with a byte-order mark (an editor saved it), which pith-tex "
+                "fetch never writes")
+    m = _NOT_WRITTEN_RE.search(data)
+    if m is None:
+        return None
+    return ("line %d holds a character that pith-tex fetch never writes (not ASCII, or NUL)"
+            % (data.count(b"\n", 0, m.start()) + 1))
+
+
 def _include_outcome(path: str, data: bytes, require_signature: bool,
                      keyring: Optional[Keyring]) -> FileOutcome:
     if not data.strip():
         return FileOutcome(path, "include", None,
                            "the file is empty: not a pith-tex include (run pith-tex fetch)")
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
-        return FileOutcome(path, "include", None, "not pure ASCII: not a pith-tex include")
+    problem = include_bytes_problem(data)
+    if problem is not None:
+        return FileOutcome(path, "include", None, problem)
+    text = data.decode("ascii")
     from .signatures import verify_include_text
 
     return verify_include_text(path, text, require_signature=require_signature,

@@ -187,8 +187,10 @@ def parse_include(text: str) -> IncludeData:
 
     The file must be exactly what ``pith-tex fetch`` writes (it is re-rendered and compared
     byte for byte): a hand-edited include is not trusted.  :func:`render` checks every
-    value against its pattern.
+    value against its pattern.  CRLF line ends (a checkout on Windows) read as LF, as
+    pith.sty reads them (TeX drops the CR at the end of a line).
     """
+    text = text.replace("\r\n", "\n")
     lines = text.split("\n")
     head = None
     for i, line in enumerate(lines):
@@ -254,18 +256,38 @@ def qr_block_matches(text: str, number: str) -> bool:
     """Does the include *text* (already accepted by :func:`parse_include`) end with the QR
     code this pith-tex draws for *number*?  A separate check from the parse, so that a
     swapped number is reported as a verification failure, not as an unreadable file."""
-    return text.endswith(render_qr(number))
+    return text.replace("\r\n", "\n").endswith(render_qr(number))
 
 
 #: The first line of every include pith-tex has written (format 1 and 2).
 _HEADER_START = b"% pith-number.tex: written by `pith-tex fetch`"
 
 
+def _resaved(data: bytes) -> bytes:
+    """*data* without what an editor adds when it re-saves an include: a UTF-8
+    byte-order mark, or UTF-16 (with a byte-order mark, or a NUL in its first two bytes,
+    as XeTeX tells it), decoded.  pith.sty refuses such a file and says to run
+    ``pith-tex fetch`` again, which must then be able to replace it."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:]
+    encoding = {b"\xff\xfe": "utf-16", b"\xfe\xff": "utf-16"}.get(data[:2])
+    if encoding is None and len(data) >= 2 and (data[0] == 0) != (data[1] == 0):
+        encoding = "utf-16-be" if data[0] == 0 else "utf-16-le"
+    if encoding is None:
+        return data
+    try:
+        return data.decode(encoding).encode("ascii", "replace")
+    except UnicodeDecodeError:
+        return data
+
+
 def looks_like_include(data: bytes) -> bool:
     """Is *data* (an existing file) a pith-tex include, of any format or edited, so that
     ``fetch -o`` may replace it?  Yes when it starts with the header pith-tex writes, or
-    when its first line that is neither blank nor a TeX comment starts ``\\pithrecord{``;
-    and for an empty file (nothing to lose).  A paper (``-o main.tex``) is neither."""
+    when its first line that is neither blank nor a TeX comment starts ``\\pithrecord{``
+    (also after an editor re-saved it with a byte-order mark or as UTF-16); and for an
+    empty file (nothing to lose).  A paper (``-o main.tex``) is neither."""
+    data = _resaved(data)
     if not data or data.startswith(_HEADER_START):
         return True
     for line in data.split(b"\n"):

@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from .keys import Keyring
 
 __all__ = ["PITH_KEYS", "XMP_NS", "XMP_KEYS", "MIN_FONT_PT", "PdfClaims", "UnreadablePdf",
-           "read_claims", "verify_claims", "verify_pdf", "visible_numbers"]
+           "read_claims", "read_claims_showing", "verify_claims", "verify_pdf", "visible_numbers"]
 
 #: The Info keys pith.sty writes, in the README's order.
 PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArXiv",
@@ -301,10 +301,48 @@ def read_claims(path: str) -> PdfClaims:
     return claims
 
 
-def _read_claims(data: bytes, duplicates: _Duplicates) -> PdfClaims:
-    """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`)."""
+def read_claims_showing(path: str, number: str
+                        ) -> Tuple[PdfClaims, Optional[str], Optional[str]]:
+    """:func:`read_claims`, and where the PDF shows *number*: ``"page N"`` (the first page
+    whose text, as pypdf extracts it, holds it, spaces and case aside), ``"its bytes"``,
+    or None; and why the pages' text could not be read (None when it was).  One read of
+    the file and one pypdf reader for both (an anonymous paper's check)."""
+    data = _read_file(path)
+    readers: List[Any] = []
+    with _quiet_pypdf() as reports:
+        with _no_gc_in_command():
+            claims = _read_claims(data, reports, readers)
+        shown, unread = _shows(readers[0], data, number)
+    if reports.repaired:
+        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to rebuild "
+                            "it by scanning the file; viewers rebuild it their own way, or "
+                            "cannot open it): what they show cannot be vouched for")
+    return claims, shown, unread
+
+
+def _shows(reader: Any, data: bytes, number: str) -> Tuple[Optional[str], Optional[str]]:
+    """(Where the PDF *data*, read by *reader*, shows *number*; why the pages' text could
+    not be read): see :func:`read_claims_showing`."""
+    unread: Optional[str] = None
+    try:
+        for i, page in enumerate(reader.pages, 1):
+            if number in (page.extract_text() or "").upper().replace(" ", ""):
+                return "page %d" % i, None
+    except Exception as e:  # said in the check, not hidden
+        unread = "%s: %s" % (type(e).__name__, e)
+    if number.encode("ascii") in data:
+        return "its bytes", None
+    return None, unread
+
+
+def _read_claims(data: bytes, duplicates: _Duplicates,
+                 readers: Optional[List[Any]] = None) -> PdfClaims:
+    """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`); the
+    reader is appended to *readers* when given."""
     try:
         reader = import_pypdf().PdfReader(io.BytesIO(data))
+        if readers is not None:
+            readers.append(reader)
         if reader.is_encrypted:
             raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
                                 "PDFs")

@@ -319,7 +319,6 @@ def test_mode_is_0644_minus_umask_never_the_old_one(tmp_path, old_mode):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace("year = 2025", "year =  2025"), "year"),
-    (lambda t: t.replace("\n", "\r\n"), "line"),
     (lambda t: t.replace("{2}", "{1}"), "format '1' is unknown"),
     (lambda t: t.replace("{2}", "{3}"), "format '3' is unknown"),
     (lambda t: t.replace("  signature = absent,\n", ""), "no signature key"),
@@ -341,3 +340,34 @@ def test_parse_rejects_anything_not_written_by_us(edit, message):
     with pytest.raises(CouldNotCheck) as e:
         parse_include(text)
     assert message in e.value.message
+
+
+def test_parse_reads_crlf_line_ends_as_pith_sty_does():
+    """A checkout on Windows (git autocrlf): pith.sty reads it (TeX drops the CR), and so
+    does pith-tex, to the same values."""
+    text = README_EXAMPLE.decode()
+    assert parse_include(text.replace("\n", "\r\n")) == parse_include(text)
+    assert qr_block_matches(text.replace("\n", "\r\n"), GOOD.number)
+
+
+@pytest.mark.parametrize("resave", [
+    lambda b: b"\xef\xbb\xbf" + b,
+    lambda b: b.decode().encode("utf-16"),
+    lambda b: b.decode().encode("utf-16-le"),
+    lambda b: b.decode().encode("utf-16-be"),
+], ids=["utf8-bom", "utf16-bom", "utf16le", "utf16be"])
+def test_fetch_replaces_an_include_an_editor_resaved(tmp_path, resave):
+    """pith.sty refuses an include with a byte-order mark or in UTF-16 and says to run
+    pith-tex fetch again: fetch must then replace it (it refused: 'not an include')."""
+    target = tmp_path / "pith-number.tex"
+    target.write_bytes(resave(README_EXAMPLE))
+    assert write_include(str(target), GOOD) is True
+    assert target.read_bytes() == render(GOOD)
+
+
+def test_fetch_still_refuses_a_paper_with_a_byte_order_mark(tmp_path):
+    target = tmp_path / "main.tex"
+    target.write_bytes(b"\xef\xbb\xbf\\documentclass{article}\n")
+    with pytest.raises(UsageError, match="is not a pith-tex include"):
+        write_include(str(target), GOOD)
+    assert target.read_bytes() == b"\xef\xbb\xbf\\documentclass{article}\n"

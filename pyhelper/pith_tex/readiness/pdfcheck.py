@@ -16,15 +16,26 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
     without the ``qr`` option (*qr_asked* False) is meant to give: not a warning then, which
     the author could do nothing about."""
     try:
-        from ..pdf import verify_pdf
+        from ..pdf import UnreadablePdf, read_claims_showing, verify_claims, verify_pdf
     except ImportError as e:
         return Check("pdf", ERROR, "not checked: this pith-tex has no PDF verifier (%s)" % e), None
-    out = verify_pdf(pdf)._replace(path=name)
     if anonymous:
         # The anonymous PDF must carry none of the number: no metadata to verify is right,
         # and the number must not be shown either (a badge drawn before anonymous was set).
+        # The claims and the pages' text from one read of the file.
+        shown: Optional[str] = None
+        unread: Optional[str] = None
+        try:
+            if number:
+                claims, shown, unread = read_claims_showing(pdf, number)
+                out = verify_claims(pdf, claims)._replace(path=name)
+            else:
+                out = verify_pdf(pdf)._replace(path=name)
+        except UnreadablePdf as e:
+            out = FileOutcome(name, "pdf", None, str(e))
+            if number:
+                shown, unread = _shows_number(pdf, number)
         checks = [] if out.outcome is None else out.outcome.checks
-        shown, unread = _shows_number(pdf, number) if number else (None, None)
         if shown is not None:
             return Check("pdf", FAIL, "%s is anonymous but %s shows the Pith Number %s"
                          % (name, shown, number)), out
@@ -41,6 +52,8 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
                          "as anonymous asks" % name), out
         if out.outcome is not None:
             return Check("pdf", FAIL, "%s is anonymous but carries Pith metadata" % name), out
+    else:
+        out = verify_pdf(pdf)._replace(path=name)
     if out.outcome is None:
         return Check("pdf", FAIL if out.error_code == 1 else ERROR,
                      "%s: %s" % (name, out.error)), out
@@ -59,7 +72,8 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
 
 def _shows_number(pdf: str, number: str) -> Tuple[Optional[str], Optional[str]]:
     """(Where the PDF shows *number*: a page's text or its bytes, or None; why the pages'
-    text could not be read, or None when it was)."""
+    text could not be read, or None when it was), for a PDF pith-tex cannot verify
+    (truncated, broken, too large), read as best pypdf can."""
     unread: Optional[str] = None
     try:
         import pypdf
