@@ -12,6 +12,9 @@ installfiles = {"pith.sty", "pith.sty.ltxml"}
 checkengines = {"pdftex"}
 stdengine    = "pdftex"
 checkruns    = 1
+-- Inputs TeX cannot write itself (a raw non-ASCII byte: l3build's TeX writes
+-- ^^e9), copied next to each test.
+testsuppdir  = "testfiles/support"
 -- One test's include must never leak into another: every test writes its
 -- own with filecontents, and the automatic read is switched off unless the
 -- test is about it.
