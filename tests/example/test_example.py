@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,8 @@ def test_qr_code_on_page_one_scans_to_the_pith_url(built: Path) -> None:
 
 def test_the_built_pdf_verifies_itself(built: Path) -> None:
     # The PDF carries its record: `pith-tex verify` recomputes the number offline.
-    r = subprocess.run(["pith-tex", "verify", "--json", str(built / "main.pdf")],
+    # The tests' own interpreter: pith-tex need not be on PATH (only in .venv).
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", "--json", str(built / "main.pdf")],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     (f,) = json.loads(r.stdout)["files"]
