@@ -263,3 +263,33 @@ def test_title_without_maketitle_has_one_badge(tmp_path: Path, binding: bool,
         assert at < section, "after the title block, before the first section"
     # And 'pith-tex check' reads it so.
     assert check_html(str(d), "main.tex", NUM).status == "ok"
+
+
+# A package that never ends under LaTeXML (a \loop with no way out; LaTeXML stops a
+# macro that expands into itself, not this).
+ENDLESS = "\\ProvidesPackage{%s}\n\\newcount\\endlessc\n\\loop\\advance\\endlessc by 1 \\ifnum\\endlessc>0 \\repeat\n"
+
+
+def test_check_html_warns_when_another_package_outlasts_the_budget(tmp_path: Path) -> None:
+    """LaTeXML still inside another package of the paper at the time budget (Debian 12's
+    LaTeXML 0.8.7 spends about ten minutes in expl3-code.tex for lipsum or siunitx): the
+    badge was not tried, and that is the rest of the paper's doing: a WARN naming the
+    package, so `check` still says ready and writes the tarball.  Before, a FAIL: every
+    such paper was 'not ready for arXiv' and got no upload.tar.gz."""
+    d = paper(tmp_path / "p")
+    (d / "slowpkg.sty").write_text(ENDLESS % "slowpkg", encoding="ascii")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage{hyperref}",
+                                             "\\usepackage{hyperref}\\usepackage{slowpkg}"))
+    c = check_html(str(d), "main.tex", NUM, timeout=20)
+    assert c.status == "warn", c
+    assert "did not finish within 20 s" in c.detail and "slowpkg.sty" in c.detail, c
+
+
+def test_check_html_fails_when_pith_outlasts_the_budget(tmp_path: Path) -> None:
+    """The same endless loop inside pith.sty is pith's: a FAIL that says where."""
+    d = paper(tmp_path / "p")
+    (d / "pith.sty").write_text(ENDLESS % "pith", encoding="ascii")
+    c = check_html(str(d), "main.tex", NUM, timeout=20)
+    assert c.status == "fail", c
+    assert "did not finish within 20 s" in c.detail and "pith.sty" in c.detail, c
