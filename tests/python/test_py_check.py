@@ -233,6 +233,30 @@ def test_tarball_onto_a_file_that_is_not_one_is_refused(paper: Path, target: str
             assert "main.tex" in tar.getnames()
 
 
+def test_a_failed_check_says_the_tarball_there_is_an_earlier_one(paper: Path) -> None:
+    # Ready, upload.tar.gz written; then the paper breaks and check fails: the old
+    # upload.tar.gz is still there (left untouched), and "upload.tar.gz was not written"
+    # alone let an author upload it as this version.  The error now says what it is.
+    tarball = paper.parent / "upload.tar.gz"
+    r = pith_tex("check", "--tarball", tarball, cwd=paper)
+    assert r.returncode == 0, r.stdout + r.stderr
+    before = tarball.read_bytes()
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\end{document}",
+                                             "See \\ref{nolabel}.\n\\end{document}"))
+    r = pith_tex("check", "--tarball", tarball, cwd=paper)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "upload.tar.gz was not written, and the " in r.stderr, r.stderr
+    assert "is from an earlier run, not from this version of the paper: do not upload it" \
+        in r.stderr, r.stderr
+    assert tarball.read_bytes() == before
+    # With no earlier tarball, the error says only that none was written.
+    tarball.unlink()
+    r = pith_tex("check", "--tarball", tarball, cwd=paper)
+    assert r.returncode == 1 and "earlier run" not in r.stderr, r.stderr
+    assert "upload.tar.gz was not written" in r.stderr and not tarball.exists()
+
+
 def test_pdf_figure_html_view(paper: Path) -> None:
     # A PDF figure: LaTeXML converts it with ImageMagick, which Debian and Ubuntu forbid
     # to read PDF by default.  Then the html line must say it is this machine's setting,
