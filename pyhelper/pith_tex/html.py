@@ -16,6 +16,7 @@ paper (a figure format, another package), which are named but are not pith's to 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -120,6 +121,14 @@ def _convert(latexmlc: str, paper: str, main: str, out: str,
         # What LaTeXML said before it was stopped: which files it had opened.
         data, _ = proc.communicate()
         return None, (data or b"")[-OUTPUT_CAP:].decode("utf-8", "replace")
+    finally:
+        # Ctrl-C (KeyboardInterrupt) or any other exit: LaTeXML is in its own session, so
+        # the terminal's SIGINT never reaches it; without this it ran on, orphaned, for
+        # up to ten minutes in a deleted directory.
+        if proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     return proc.returncode, data[-OUTPUT_CAP:].decode("utf-8", "replace")
 
 
