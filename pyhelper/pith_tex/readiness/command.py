@@ -61,7 +61,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
 
     def progress(text: str) -> None:
         if live:
-            line = "... compile: %s" % text
+            line = "... %s" % text
             sys.stderr.write("\r" + line.ljust(shown[0]))
             sys.stderr.flush()
             shown[0] = len(line)
