@@ -108,6 +108,18 @@ def test_good_paper_pdflatex(paper: Path) -> None:
     assert sorted(os.listdir(paper)) == ["main.tex", "pith-number.tex", "pith.sty"]
 
 
+def test_compile_names_the_tex_live_it_compiled_with(paper: Path) -> None:
+    # "compiles with no error" was proved on this machine's TeX, not arXiv's (2023, 2025):
+    # the line says which, so "ready for arXiv" is not read as more than was checked.
+    banner = subprocess.run([tool("pdflatex"), "--version"], capture_output=True,
+                            text=True).stdout
+    year = re.search(r"TeX Live (\d{4})", banner)
+    assert year is not None, banner
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert detail(doc, "compile").endswith(", with this machine's TeX Live %s" % year.group(1))
+
+
 @pytest.mark.parametrize("usepackage", ["\\usepackage{pith}", "\\usepackage[qr=false]{pith}"])
 def test_no_qr_option_no_qr_warning(paper: Path, usepackage: str) -> None:
     # A paper without the qr option has no QR code, as it should: check must not warn
