@@ -523,6 +523,23 @@ def test_tex_error_in_paper(paper: Path) -> None:
     assert statuses(doc)["upload"] == "error" and doc["upload"] is None  # no partial list
 
 
+def test_a_compile_stopped_before_pith_does_not_blame_the_include(paper: Path) -> None:
+    # A XeLaTeX paper checked on the default route: fontspec stops pdflatex in the
+    # preamble, before pith.sty is loaded.  The include beside the paper is fine; before,
+    # check also said "FAIL include the compile read no include although the preamble
+    # names pith-number.tex: is include=false set in an \input file ...?" and "ERROR
+    # number ... the include is missing or unreadable": two wrong leads.
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
+                                             "\\usepackage{fontspec}\n\\usepackage[qr]{pith}"))
+    code, doc, _ = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["compile"] == "fail" and "fontspec" in detail(doc, "compile")
+    assert st["include"] == "ok", detail(doc, "include")
+    assert st["number"] == "ok", detail(doc, "number")
+
+
 def test_tex_not_installed_is_could_not_check(paper: Path) -> None:
     env = dict(os.environ, PATH=os.path.dirname(sys.executable))  # python, but no TeX
     r = pith_tex("check", paper, "--json", env=env)

@@ -121,7 +121,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                 upload = upload_list(compiled.recorded, paper)
         # The include: the one the compile read, when that can be told (issue 9).
         what = None if compiled is None or compiled.log is None else include_read(
-            compiled.log, upload, paper)
+            compiled.log, upload, paper, finished=compiled.pdf is not None)
         # pith.sty's anonymous mode (the option, or a class's review mode) reads no
         # include and writes nothing of the number, by design: not a contradiction.
         anonymous = anonymous_reason(log)
