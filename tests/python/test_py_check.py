@@ -536,6 +536,8 @@ def test_a_compile_stopped_before_pith_does_not_blame_the_include(paper: Path) -
     assert code == 1
     st = statuses(doc)
     assert st["compile"] == "fail" and "fontspec" in detail(doc, "compile")
+    # and the way on is named
+    assert detail(doc, "compile").endswith("; a XeLaTeX paper: pith-tex check --route xelatex")
     assert st["include"] == "ok", detail(doc, "include")
     assert st["number"] == "ok", detail(doc, "number")
 

@@ -127,6 +127,9 @@ def compile_paper(paper: str, main: str, route: str,
                 log = r.output
             if r.returncode != 0:
                 first, excerpt = _log_excerpt(log)
+                if route != "xelatex" and _NEEDS_XETEX_RE.search(first):
+                    # fontspec, unicode-math: the paper is a XeLaTeX (or LuaLaTeX) one.
+                    first += "; a XeLaTeX paper: pith-tex check --route xelatex"
                 return Compiled(Check("compile", FAIL, "%s failed (run %d): %s"
                                       % (engine, runs, first)), None, excerpt, log,
                                 _recorded(paper, job))
@@ -169,6 +172,9 @@ def compile_paper(paper: str, main: str, route: str,
     return Compiled(Check("compile", OK, "%s: compiles with no error (no shell escape)%s"
                           % (steps, _texlive(log))), pdf, [], log, recorded)
 
+
+#: The error of a package that needs XeTeX or LuaTeX (fontspec, unicode-math).
+_NEEDS_XETEX_RE = re.compile(r"requires either XeTeX or LuaTeX|Use XeLaTeX or LuaLaTeX instead")
 
 #: The banner of a TeX Live engine, the log's first line: "... (TeX Live 2022/Debian) ...".
 _TEXLIVE_RE = re.compile(r"\(TeX Live (\d{4})")
