@@ -523,19 +523,21 @@ def test_tex_error_in_paper(paper: Path) -> None:
     assert statuses(doc)["upload"] == "error" and doc["upload"] is None  # no partial list
 
 
-def test_a_compile_stopped_before_pith_does_not_blame_the_include(paper: Path) -> None:
+@pytest.mark.parametrize("package", ["fontspec", "unicode-math"])
+def test_a_compile_stopped_before_pith_does_not_blame_the_include(paper: Path,
+                                                                  package: str) -> None:
     # A XeLaTeX paper checked on the default route: fontspec stops pdflatex in the
     # preamble, before pith.sty is loaded.  The include beside the paper is fine; before,
     # check also said "FAIL include the compile read no include although the preamble
     # names pith-number.tex: is include=false set in an \input file ...?" and "ERROR
     # number ... the include is missing or unreadable": two wrong leads.
     main = paper / "main.tex"
-    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
-                                             "\\usepackage{fontspec}\n\\usepackage[qr]{pith}"))
+    main.write_text(main.read_text().replace(
+        "\\usepackage[qr]{pith}", "\\usepackage{%s}\n\\usepackage[qr]{pith}" % package))
     code, doc, _ = check(paper)
     assert code == 1
     st = statuses(doc)
-    assert st["compile"] == "fail" and "fontspec" in detail(doc, "compile")
+    assert st["compile"] == "fail" and package in detail(doc, "compile")
     # and the way on is named
     assert detail(doc, "compile").endswith("; a XeLaTeX paper: pith-tex check --route xelatex")
     assert st["include"] == "ok", detail(doc, "include")
