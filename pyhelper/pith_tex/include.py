@@ -351,7 +351,8 @@ def write_include(path: str, data: IncludeData, *, write: Writer = os.write,
     include) or :class:`IncludeWriteError`; in every case *path* is unchanged.
     """
     content = render(data)
-    if check_output(path) == content:
+    existing = check_output(path)
+    if existing == content:
         return False
     try:
         write_atomic(path, content, write=write, fsync=fsync)
@@ -359,6 +360,15 @@ def write_include(path: str, data: IncludeData, *, write: Writer = os.write,
         raise UsageError("-o %s is now %s, not a regular file: it was left untouched"
                          % (safe_name(path), e.kind))
     except OSError as e:
-        raise IncludeWriteError("could not write %s: %s; the previous file is unchanged"
-                                % (safe_name(path), e.strerror or e))
+        # Say what is there: a new path has no previous file to be unchanged, and a
+        # missing directory is the usual cause (-o sub/pith-number.tex).
+        parent = os.path.dirname(path) or "."
+        if existing is None and not os.path.isdir(parent):
+            raise IncludeWriteError("could not write %s: the directory %s does not exist; "
+                                    "nothing was written: create it, or name a file in an "
+                                    "existing directory with -o"
+                                    % (safe_name(path), safe_name(parent)))
+        raise IncludeWriteError("could not write %s: %s; %s" % (
+            safe_name(path), e.strerror or e,
+            "nothing was written" if existing is None else "the previous file is unchanged"))
     return True

@@ -11,6 +11,7 @@ leaves no trace.  LaTeXML is slow (~3 s a paper): eight conversions in all.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -263,3 +264,87 @@ def test_title_without_maketitle_has_one_badge(tmp_path: Path, binding: bool,
         assert at < section, "after the title block, before the first section"
     # And 'pith-tex check' reads it so.
     assert check_html(str(d), "main.tex", NUM).status == "ok"
+
+
+# A package that never ends under LaTeXML (a \loop with no way out; LaTeXML stops a
+# macro that expands into itself, not this).
+ENDLESS = "\\ProvidesPackage{%s}\n\\newcount\\endlessc\n\\loop\\advance\\endlessc by 1 \\ifnum\\endlessc>0 \\repeat\n"
+
+
+def test_check_html_warns_when_another_package_outlasts_the_budget(tmp_path: Path) -> None:
+    """LaTeXML still inside another package of the paper at the time budget (Debian 12's
+    LaTeXML 0.8.7 spends about ten minutes in expl3-code.tex for lipsum or siunitx): the
+    badge was not tried, and that is the rest of the paper's doing: a WARN naming the
+    package, so `check` still says ready and writes the tarball.  Before, a FAIL: every
+    such paper was 'not ready for arXiv' and got no upload.tar.gz."""
+    d = paper(tmp_path / "p")
+    (d / "slowpkg.sty").write_text(ENDLESS % "slowpkg", encoding="ascii")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage{hyperref}",
+                                             "\\usepackage{hyperref}\\usepackage{slowpkg}"))
+    c = check_html(str(d), "main.tex", NUM, timeout=20)
+    assert c.status == "warn", c
+    assert "did not finish within 20 s" in c.detail and "slowpkg.sty" in c.detail, c
+
+
+def test_check_html_fails_when_pith_outlasts_the_budget(tmp_path: Path) -> None:
+    """The same endless loop inside pith.sty is pith's: a FAIL that says where."""
+    d = paper(tmp_path / "p")
+    (d / "pith.sty").write_text(ENDLESS % "pith", encoding="ascii")
+    c = check_html(str(d), "main.tex", NUM, timeout=20)
+    assert c.status == "fail", c
+    assert "did not finish within 20 s" in c.detail and "pith.sty" in c.detail, c
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is *pid* (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_ctrl_c_during_the_html_check_stops_latexml(tmp_path: Path) -> None:
+    """Ctrl-C while LaTeXML converts (check shows nothing for up to 180 s there, so authors
+    press it): LaTeXML runs in its own session, out of the terminal's reach, so check must
+    stop it itself.  Before, pith-tex said "interrupted" and LaTeXML ran on, orphaned."""
+    import signal
+
+    d = paper(tmp_path / "p")
+    (d / "slowpkg.sty").write_text(ENDLESS % "slowpkg", encoding="ascii")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage{hyperref}",
+                                             "\\usepackage{hyperref}\\usepackage{slowpkg}"))
+    seen: list[int] = []
+
+    def interrupt(signum: int, frame: object) -> None:
+        seen.extend(_children(os.getpid()))
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.alarm(10)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            check_html(str(d), "main.tex", NUM, timeout=600)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert seen, "LaTeXML was not running when the interrupt came"
+    left = [p for p in seen if _running(p)]
+    for p in left:  # not to leave it looping after a failure
+        os.killpg(p, signal.SIGKILL)
+    assert left == [], "LaTeXML still runs after Ctrl-C"

@@ -108,6 +108,18 @@ def test_good_paper_pdflatex(paper: Path) -> None:
     assert sorted(os.listdir(paper)) == ["main.tex", "pith-number.tex", "pith.sty"]
 
 
+def test_compile_names_the_tex_live_it_compiled_with(paper: Path) -> None:
+    # "compiles with no error" was proved on this machine's TeX, not arXiv's (2023, 2025):
+    # the line says which, so "ready for arXiv" is not read as more than was checked.
+    banner = subprocess.run([tool("pdflatex"), "--version"], capture_output=True,
+                            text=True).stdout
+    year = re.search(r"TeX Live (\d{4})", banner)
+    assert year is not None, banner
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert detail(doc, "compile").endswith(", with this machine's TeX Live %s" % year.group(1))
+
+
 @pytest.mark.parametrize("usepackage", ["\\usepackage{pith}", "\\usepackage[qr=false]{pith}"])
 def test_no_qr_option_no_qr_warning(paper: Path, usepackage: str) -> None:
     # A paper without the qr option has no QR code, as it should: check must not warn
@@ -231,6 +243,30 @@ def test_tarball_onto_a_file_that_is_not_one_is_refused(paper: Path, target: str
         assert r.returncode == 0, r.stdout + r.stderr
         with tarfile.open(tarball) as tar:
             assert "main.tex" in tar.getnames()
+
+
+def test_a_failed_check_says_the_tarball_there_is_an_earlier_one(paper: Path) -> None:
+    # Ready, upload.tar.gz written; then the paper breaks and check fails: the old
+    # upload.tar.gz is still there (left untouched), and "upload.tar.gz was not written"
+    # alone let an author upload it as this version.  The error now says what it is.
+    tarball = paper.parent / "upload.tar.gz"
+    r = pith_tex("check", "--tarball", tarball, cwd=paper)
+    assert r.returncode == 0, r.stdout + r.stderr
+    before = tarball.read_bytes()
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\end{document}",
+                                             "See \\ref{nolabel}.\n\\end{document}"))
+    r = pith_tex("check", "--tarball", tarball, cwd=paper)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "upload.tar.gz was not written, and the " in r.stderr, r.stderr
+    assert "is from an earlier run, not from this version of the paper: do not upload it" \
+        in r.stderr, r.stderr
+    assert tarball.read_bytes() == before
+    # With no earlier tarball, the error says only that none was written.
+    tarball.unlink()
+    r = pith_tex("check", "--tarball", tarball, cwd=paper)
+    assert r.returncode == 1 and "earlier run" not in r.stderr, r.stderr
+    assert "upload.tar.gz was not written" in r.stderr and not tarball.exists()
 
 
 def test_pdf_figure_html_view(paper: Path) -> None:
@@ -487,6 +523,27 @@ def test_tex_error_in_paper(paper: Path) -> None:
     assert statuses(doc)["upload"] == "error" and doc["upload"] is None  # no partial list
 
 
+@pytest.mark.parametrize("package", ["fontspec", "unicode-math"])
+def test_a_compile_stopped_before_pith_does_not_blame_the_include(paper: Path,
+                                                                  package: str) -> None:
+    # A XeLaTeX paper checked on the default route: fontspec stops pdflatex in the
+    # preamble, before pith.sty is loaded.  The include beside the paper is fine; before,
+    # check also said "FAIL include the compile read no include although the preamble
+    # names pith-number.tex: is include=false set in an \input file ...?" and "ERROR
+    # number ... the include is missing or unreadable": two wrong leads.
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace(
+        "\\usepackage[qr]{pith}", "\\usepackage{%s}\n\\usepackage[qr]{pith}" % package))
+    code, doc, _ = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["compile"] == "fail" and package in detail(doc, "compile")
+    # and the way on is named
+    assert detail(doc, "compile").endswith("; a XeLaTeX paper: pith-tex check --route xelatex")
+    assert st["include"] == "ok", detail(doc, "include")
+    assert st["number"] == "ok", detail(doc, "number")
+
+
 def test_tex_not_installed_is_could_not_check(paper: Path) -> None:
     env = dict(os.environ, PATH=os.path.dirname(sys.executable))  # python, but no TeX
     r = pith_tex("check", paper, "--json", env=env)
@@ -628,6 +685,8 @@ def test_progress_on_a_terminal(paper: Path) -> None:
     terminal = b"".join(chunks).decode()
     assert p.returncode == 0, out + terminal
     assert "... compile: pdflatex run 1" in terminal
+    # LaTeXML's conversion can take up to 180 s with nothing else on the screen: said.
+    assert "... html: LaTeXML converts the paper as arXiv does" in terminal, terminal
     assert [ln.split()[1] for ln in out.splitlines()[:-1]] == NAMES
 
 

@@ -103,3 +103,15 @@ def test_fetch_names_the_fix_for_an_older_pith_sty(tmp_path: Path, env: Dict[str
     assert line.startswith("WARN") and "older than" in line
     assert "pith-tex check --fix" in line
     assert (tmp_path / "pith.sty").read_text(encoding="utf-8") == old  # left as it was
+
+
+def test_fetch_into_a_missing_directory_says_so(tmp_path: Path, env: Dict[str, str]) -> None:
+    # "-o sub/dir/x.tex" where sub/ does not exist said "could not write ...: No such file
+    # or directory; the previous file is unchanged": there was no previous file, and the
+    # cause (the directory) was not named.
+    r = pith_tex(tmp_path, env, "fetch", N, "--offline", "--resolver", str(MIRROR),
+                 "-o", "sub/dir/x.tex")
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "the directory sub/dir does not exist; nothing was written" in r.stderr, r.stderr
+    assert "previous file" not in r.stderr
+    assert not (tmp_path / "sub").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Dict, List, Optional
 
 from ..checks import WARN, decisive
@@ -60,7 +61,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
 
     def progress(text: str) -> None:
         if live:
-            line = "... compile: %s" % text
+            line = "... %s" % text
             sys.stderr.write("\r" + line.ljust(shown[0]))
             sys.stderr.flush()
             shown[0] = len(line)
@@ -100,6 +101,11 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
                                 else "could not check", bad.name, bad.detail)
         if tarball is not None:
             error += "; %s was not written" % tarball
+            if os.path.lexists(tarball):
+                # An earlier run's upload, still there: the author must not take it for
+                # this version's (check_tarball_target let only a .tar.gz through).
+                error += (", and the %s already there is from an earlier run, not from "
+                          "this version of the paper: do not upload it" % tarball)
     if as_json:
         echo(dumps(check_json(r, code, error, directory, route, wrote)))
     elif code == 0:

@@ -127,6 +127,9 @@ def compile_paper(paper: str, main: str, route: str,
                 log = r.output
             if r.returncode != 0:
                 first, excerpt = _log_excerpt(log)
+                if route != "xelatex" and _NEEDS_XETEX_RE.search(first):
+                    # fontspec, unicode-math: the paper is a XeLaTeX (or LuaLaTeX) one.
+                    first += "; a XeLaTeX paper: pith-tex check --route xelatex"
                 return Compiled(Check("compile", FAIL, "%s failed (run %d): %s"
                                       % (engine, runs, first)), None, excerpt, log,
                                 _recorded(paper, job))
@@ -166,8 +169,22 @@ def compile_paper(paper: str, main: str, route: str,
         return Compiled(Check("compile", WARN, "%s: compiles, but the log still asks for a "
                               "rerun after %d runs (arXiv stops there)" % (steps, MAX_RUNS)),
                         pdf, [], log, recorded)
-    return Compiled(Check("compile", OK, "%s: compiles with no error (no shell escape)"
-                          % steps), pdf, [], log, recorded)
+    return Compiled(Check("compile", OK, "%s: compiles with no error (no shell escape)%s"
+                          % (steps, _texlive(log))), pdf, [], log, recorded)
+
+
+#: The error of a package that needs XeTeX or LuaTeX (fontspec, unicode-math).
+_NEEDS_XETEX_RE = re.compile(r"requires either XeTeX or LuaTeX|Use XeLaTeX or LuaLaTeX instead")
+
+#: The banner of a TeX Live engine, the log's first line: "... (TeX Live 2022/Debian) ...".
+_TEXLIVE_RE = re.compile(r"\(TeX Live (\d{4})")
+
+
+def _texlive(log: str) -> str:
+    """", with this machine's TeX Live 2022" from the log's banner, or "" (MiKTeX, ...):
+    the compile says what it proved, on which TeX; arXiv's TeX Live is its own."""
+    m = _TEXLIVE_RE.search(log[:400])
+    return ", with this machine's TeX Live %s" % m.group(1) if m else ""
 
 
 def _recorded(paper: str, job: str) -> Optional[Recorded]:

@@ -165,12 +165,14 @@ def _looks_like_include(path: str) -> bool:
     return b"\\pithrecord{" in data and b"\\documentclass" not in data
 
 
-def include_read(log: Optional[str], read: Optional[List[str]], copy: str
-                 ) -> Optional[Tuple[str, Optional[str]]]:
+def include_read(log: Optional[str], read: Optional[List[str]], copy: str,
+                 finished: bool = True) -> Optional[Tuple[str, Optional[str]]]:
     """What the compile did about the include: ``("read", NAME)``, ``("missing", NAME)``
     or ``("none", None)``; None when it cannot be told.  From pith.sty's log line when
     there is one, else from the files TeX read (*read*: relative to the copy) that are
-    includes."""
+    includes.  A compile that stopped (*finished* False) before pith.sty said anything
+    may have stopped before pith.sty was even loaded: reading no include then tells
+    nothing."""
     if log is not None:
         found = _INCLUDE_LOG_RE.findall(log)
         if found:
@@ -181,7 +183,7 @@ def include_read(log: Optional[str], read: Optional[List[str]], copy: str
     includes = [n for n in read if _looks_like_include(os.path.join(copy, n))]
     if len(includes) == 1:
         return "read", includes[0]
-    return ("none", None) if not includes else None
+    return ("none", None) if not includes and finished else None
 
 
 def include_from_compile(directory: str, setting: str,

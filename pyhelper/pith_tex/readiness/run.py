@@ -1,18 +1,20 @@
 """Every check of ``pith-tex check``, in order, on one paper directory.
 
 Each check is handed to *report* as soon as it is known, so the author sees progress;
-*progress* hears which compile run is going.
+*progress* hears which compile run is going ("compile: pdflatex run 2"), and when
+LaTeXML starts ("html: ...").
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from typing import Callable, List, NamedTuple, Optional
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
 from ..discover import read_tex
 from ..errors import UsageError
-from ..html import check_html
+from ..html import TIMEOUT as HTML_TIMEOUT, check_html
 from .citations import check_citations
 from .compiler import ROUTES, compile_paper, tex_roots
 from .includes import (anonymous_include, anonymous_reason, check_include, check_number,
@@ -107,7 +109,8 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             add(check_paths(directory, []))
             add(Check("compile", ERROR, "not run: pith.sty is missing"))
         else:
-            compiled = compile_paper(paper, main_name, route, progress=progress)
+            compiled = compile_paper(paper, main_name, route, progress=None if progress is None
+                                     else lambda text: progress("compile: " + text))
             outside: List[str] = []
             if compiled.recorded is not None:
                 outside = outside_reads(compiled.recorded, paper, tex_roots())
@@ -118,7 +121,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                 upload = upload_list(compiled.recorded, paper)
         # The include: the one the compile read, when that can be told (issue 9).
         what = None if compiled is None or compiled.log is None else include_read(
-            compiled.log, upload, paper)
+            compiled.log, upload, paper, finished=compiled.pdf is not None)
         # pith.sty's anonymous mode (the option, or a class's review mode) reads no
         # include and writes nothing of the number, by design: not a contradiction.
         anonymous = anonymous_reason(log)
@@ -168,6 +171,10 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             add(pdf_check)
             # arXiv's HTML view, converted from the same upload (LaTeXML); in the anonymous
             # mode the page must show nothing of the number.
+            if progress is not None and shutil.which("latexmlc") is not None:
+                # Up to HTML_TIMEOUT s with no other sign of life: say what runs.
+                progress("html: LaTeXML converts the paper as arXiv does for its HTML view "
+                         "(up to %d s)" % HTML_TIMEOUT)
             add(check_html(paper, main_name, expected, expect_badge=anonymous is None))
         if upload is not None and compiled is not None and compiled.pdf is not None:
             add(upload_check(upload, paper))
