@@ -304,3 +304,16 @@ def test_the_mark_changes_nothing_on_the_page(tmp_path: Path, name: str, route: 
     # ... and the mark was there to switch off: the .aux got its line (blank).
     assert aux(on).count("\n") == aux(off).count("\n") + 1, (aux(on), aux(off))
     assert "without the title badge" not in on.log and "pith@badgemissed" not in aux(on)
+
+
+def test_lualatex_too(tmp_path: Path) -> None:
+    """LuaLaTeX (not one of arXiv's routes): the same miss, said, and the corner stamp
+    in the rerun."""
+    src = source("unboxed")
+    first = run(tmp_path, src, "lualatex")
+    assert FULL not in texrun.text(first.pdf, 1) and FULL in texrun.text(first.pdf, 2)
+    assert MISSED in joined(first.log) and RERUN in joined(first.log)
+    second = run(tmp_path, src, "lualatex")
+    assert [w[0] for w in badge_words(second, 1)] == [FULL]
+    assert "pith:" not in texrun.text(second.pdf, 2)
+    assert AGAIN in joined(second.log) and RERUN not in second.log
