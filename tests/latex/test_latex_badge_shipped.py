@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import texrun
-from texrun import NUM
+from texrun import NUM, URL
 
 ROUTES3 = ("pdflatex", "dvips", "xelatex")
 FULL = f"pith:{NUM}"
@@ -158,6 +158,9 @@ def test_missed_badge_is_said_then_put_on_page_one(tmp_path: Path, name: str,
     assert by1 < y0 + 0.12 * (y1 - y0), words  # at the top, above the text block
     for page in range(2, pages(second) + 1):
         assert "pith:" not in texrun.text(second.pdf, page), page
+    # The stamp is the badge as ever: a link to its page, and nothing overfull.
+    assert (1, URL) in texrun.urls(second.pdf), texrun.urls(second.pdf)
+    assert "Overfull \\hbox" not in second.log
     log = joined(second.log)
     assert AGAIN in log and "top right of page 1" in log, log[-3000:]
     assert MISSED not in log and RERUN not in log
