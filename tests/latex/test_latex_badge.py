@@ -314,6 +314,11 @@ def test_badge_on_page_one(tmp_path: Path, name: str, route: str) -> None:
         assert "without the title badge" in re.sub(r"\n\(pith\)\s+", " ", b.log)
     else:
         assert "without the title badge" not in b.log
+    # The title badge shipped out where it was set: no miss noticed at shipout, nothing
+    # recorded for the next run, no rerun asked for (test_latex_badge_shipped.py).
+    assert "pith@badgemissed" not in (b.dir / "main.aux").read_text(encoding="latin-1")
+    assert "Rerun to get the badge" not in b.log
+    assert "in the last run" not in b.log
 
 
 @pytest.mark.parametrize("route", ROUTES3)
@@ -727,6 +732,10 @@ def test_class_two_column_title_block_holds_the_badge(tmp_path: Path, cls: str) 
     ph = texrun.mediabox(b.pdf)[3]
     assert ph - min(r[1], r[3]) < body[2], "the badge is above the body text"
     assert not pith_overfull(b.log)
+    # IEEEtran typesets its title twice (one copy measured and thrown away): only the
+    # copy shipped out counts, so no miss is seen (test_latex_badge_shipped.py).
+    assert "without the title badge" not in b.log and "Rerun to get the badge" not in b.log
+    assert "pith@badgemissed" not in (b.dir / "main.aux").read_text(encoding="latin-1")
 
 
 LATE_ANON = (r"\documentclass{article}\usepackage[qr]{pith}\pithnumber{%s}"

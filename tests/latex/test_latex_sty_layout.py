@@ -1,7 +1,8 @@
 """pith.sty's deferred parts: code read only on first use follows the package proper's
 ``\\file_input_stop:``: the include's fast reader (marker line ``|``), which continues
 into the QR part (marker line ``<``) when a code is asked for, the include's full reader
-(marker line ``;``) and the rest (marker line ``>``), each ending with
+(marker line ``;``), the title badge carried off page 1 (marker line ``*``) and the rest
+(marker line ``>``), each ending with
 ``\\file_input_stop:``; after them the LaTeXML path (marker line ``!``), which only
 LaTeXML reads.
 
@@ -22,7 +23,7 @@ STY = Path(__file__).resolve().parents[2] / "latex" / "pith.sty"
 def test_two_marked_parts_each_after_a_stop():
     lines = STY.read_text(encoding="ascii").split("\n")
     stops = [n for n, line in enumerate(lines) if line == "\\file_input_stop:"]
-    assert [lines[n + 1] for n in stops] == ["|", ";", ">", "!"]
+    assert [lines[n + 1] for n in stops] == ["|", ";", "*", ">", "!"]
     # the QR part: between the fast reader and the full one
     qr = lines.index("<")
     assert stops[0] < qr < stops[1]

@@ -753,3 +753,35 @@ def test_an_upload_larger_than_arxiv_takes_warns(paper: Path) -> None:
     assert code == 0, doc  # a warning: arXiv decides, but the author hears it now
     assert statuses(doc)["upload"] == "warn"
     assert "data.bin" in detail(doc, "upload") and "50 MB" in detail(doc, "upload")
+
+
+# -- the title badge carried off page 1 ----------------------------------------------------
+
+# sn-jnl's mechanism (tests/latex/test_latex_badge_shipped.py): the title block typeset in
+# a box to measure it and, taller than the page (a long date line here), unboxed onto the
+# page: its lines, and the badge pith.sty set at its end, go on to page 2.
+UNBOXED_TITLE = (
+    r"\makeatletter\renewcommand\maketitle{\par\begingroup\setbox0=\vbox{\@maketitle}"
+    r"\ifdim\ht0>\textheight\unvbox0 \else\box0 \fi\endgroup}\makeatother"
+    r"\date{" + "A date line long enough to make the title block taller than the page. " * 60
+    + "}")
+
+
+def test_title_badge_carried_off_page_one_is_ready_after_the_rerun(paper: Path) -> None:
+    # pith.sty sees page 1 ship out without the badge, records it in the .aux and asks for a
+    # rerun; check's compile reruns as arXiv does, and the PDF has the corner stamp on page 1.
+    add_to_preamble(paper, UNBOXED_TITLE)
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert re.match(r"pdflatex x[2-5]", detail(doc, "compile")), detail(doc, "compile")
+
+
+def test_title_badge_carried_off_page_one_with_nofiles_is_not_ready(paper: Path) -> None:
+    # \nofiles: no .aux to remember the miss, so every run ships page 1 without the badge.
+    # verify alone would only warn (page 1 shows no badge: it cannot tell that from hide);
+    # the log says what happened, and check must not call the paper ready.
+    add_to_preamble(paper, UNBOXED_TITLE + r"\nofiles")
+    code, doc, _ = check(paper)
+    assert code == 1 and doc["verdict"] == "failed", doc
+    assert statuses(doc)["pdf"] == "fail", doc
+    assert "page 1 was shipped out without the title badge" in detail(doc, "pdf"), doc

@@ -70,6 +70,24 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
     return Check("pdf", OK, "%s carries %s, its record verifies, %s" % (name, got, signed)), out
 
 
+#: pith.sty's warning when page 1 was shipped out without the title badge it had set in
+#: the title block (docs/badge.md), its continuation lines joined.
+_MISSED_RE = re.compile(r"Package pith Warning: Page 1 was shipped out without the title "
+                        r"badge, although it was set in the title block")
+_PITH_CONTINUATION_RE = re.compile(r"\n\(pith\)\s+")
+
+
+def badge_missed(log: Optional[str]) -> Optional[str]:
+    """What to tell the author when the last LaTeX run's *log* says page 1 was shipped out
+    without the title badge (the block went on past page 1: pith.sty could not record it
+    for a rerun, as with ``\\nofiles``); None when it does not."""
+    if not log or _MISSED_RE.search(_PITH_CONTINUATION_RE.sub(" ", log)) is None:
+        return None
+    return ("the compile's log says page 1 was shipped out without the title badge (the "
+            "title block went on past page 1, and the badge with it): use "
+            "placement=corner, or placement=manual and \\pithbadge on page 1")
+
+
 def _shows_number(pdf: str, number: str) -> Tuple[Optional[str], Optional[str]]:
     """(Where the PDF shows *number*: a page's text or its bytes, or None; why the pages'
     text could not be read, or None when it was), for a PDF pith-tex cannot verify

@@ -22,7 +22,7 @@ from .includes import (anonymous_include, anonymous_reason, check_include, check
                        qr_asked)
 from .mainfile import find_main
 from .paths import check_paths
-from .pdfcheck import check_pdf, review_mode_hint
+from .pdfcheck import badge_missed, check_pdf, review_mode_hint
 from .sandbox import Refused, copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
@@ -161,6 +161,11 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             pdf_check, pdf_out = check_pdf(compiled.pdf, os.path.basename(compiled.pdf),
                                            expected, qr_asked(main_text),
                                            anonymous=anonymous is not None)
+            missed = badge_missed(log)
+            if missed is not None and pdf_check.status in (OK, WARN):
+                # pith.sty saw page 1 ship out without the title badge it had set (the
+                # title block went on past page 1), in the run that made this PDF.
+                pdf_check = Check("pdf", FAIL, "%s; but %s" % (pdf_check.detail, missed))
             hint = review_mode_hint(main_text) if anonymous is None else None
             if hint is not None and pdf_check.status == OK:
                 # A review option pith.sty does not know: the badge names the authors.
