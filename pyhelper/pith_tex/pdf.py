@@ -136,8 +136,23 @@ class UnreadablePdf(Exception):
 
 
 #: What pypdf logs when the cross-reference data does not lead to the objects and it
-#: rebuilds the table by scanning the file (every release since the floor).
-_REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer")
+#: finds them another way (the format strings, every release since the floor): it
+#: rebuilds the table by scanning the file; or, for one object whose entry points
+#: elsewhere or is missing, takes the *first* ``N G obj`` it finds in the file (poppler
+#: rebuilds the table then, and takes the last); or drops entries, trailers, object
+#: stream entries or the /Root it cannot read (and guesses a catalog).  Readers repair
+#: each their own way, so what they show is not what was checked.
+_REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
+            "Object ID %(idnum)d,%(generation)d ref repaired",
+            "Object %(idnum)d %(generation)d found",
+            "Object %(idnum)d %(generation)d not defined",
+            "Ignoring wrong pointing object", "entry %(num)d in Xref table invalid",
+            "Xref table not zero-indexed", "Invalid/Truncated xref table",
+            "Invalid parent xref", "found startxref pointing to a previous revision",
+            "Previous trailer cannot be read", "XRef object at",
+            "Invalid /N", "Invalid object number", "Invalid stream (index",
+            'Cannot find "/Root"', "Invalid Root object", "Searching object with",
+            "Root found at", "Possible root found at")
 
 
 class _Duplicates(logging.Handler):

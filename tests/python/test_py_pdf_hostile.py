@@ -385,6 +385,58 @@ def test_a_broken_cross_reference_is_not_vouched_for(honest, tmp_path, generatio
     assert "cross-reference" in doc["files"][0]["error"], doc
 
 
+def _rebuilt_xref(data: bytes, extra: bytes, entry: Callable[[int, List[int]], Optional[int]]
+                  ) -> bytes:
+    """*data* (one classic cross-reference table, as pypdf writes it) with *extra*
+    objects appended to its body and the table rebuilt: object n's entry is
+    *entry(n, the offsets of its definitions)*, None for a free entry."""
+    x = data.rindex(b"\nxref\n") + 1
+    body = data[:x] + extra
+    trailer = data[data.index(b"trailer", x):data.rindex(b"startxref")]
+    found: Dict[int, List[int]] = {}
+    for m in re.finditer(rb"(?<![0-9])([0-9]+) 0 obj", body):
+        found.setdefault(int(m.group(1)), []).append(m.start())
+    size = max(found) + 1
+    rows = [b"0000000000 65535 f \n"]
+    for n in range(1, size):
+        at = entry(n, found.get(n, []))
+        rows.append(b"0000000000 65535 f \n" if at is None else b"%010d 00000 n \n" % at)
+    return (body + b"xref\n0 %d\n" % size + b"".join(rows)
+            + re.sub(rb"/Size [0-9]+", b"/Size %d" % size, trailer)
+            + b"startxref\n%d\n%%%%EOF\n" % len(body))
+
+
+@pytest.mark.parametrize("how", ["entry points at another object", "entry free"])
+def test_an_object_the_table_does_not_lead_to_is_not_vouched_for(honest, tmp_path, how):
+    """Page 1's content is defined twice, the badge first and another number last, and
+    the table does not lead to either: pypdf searches the file for the first definition
+    (no rebuild, the badge), poppler rebuilds the table and takes the last (the other
+    number)."""
+    from pypdf import PdfReader
+
+    src = tampered(honest.get("qr"), tmp_path / "clone.pdf", lambda w: None)
+    page = PdfReader(str(src)).pages[0]
+    num = page.raw_get("/Contents").idnum
+    font = list(page["/Resources"]["/Font"].keys())[0].encode()
+    text = b"BT %s 10 Tf 100 700 Td (%s) Tj ET" % (font, OTHER.encode())
+    redefined = b"%d 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (
+        num, len(text), text)
+
+    def entry(n: int, at: List[int]) -> Optional[int]:
+        if n != num:
+            return at[0] if at else None
+        return None if how == "entry free" else 15  # inside the header comment
+
+    bad = tmp_path / "unled.pdf"
+    bad.write_bytes(_rebuilt_xref(src.read_bytes(), redefined, entry))
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(bad), "-"],
+                           capture_output=True, text=True).stdout
+    assert N2 in shown and N not in shown, shown  # poppler shows the other one
+    code, doc, err = verify(bad)
+    assert code == 3, doc
+    assert "cross-reference" in doc["files"][0]["error"], doc
+
+
 # -- XMP ----------------------------------------------------------------------------------
 
 def _extra_description(attrs: bytes, body: bytes = b"") -> Callable[[bytes], bytes]:
