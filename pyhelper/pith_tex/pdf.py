@@ -307,13 +307,36 @@ def read_claims(path: str) -> PdfClaims:
     """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
+    readers: List[Any] = []
     with _quiet_pypdf() as reports, _no_gc_in_command():
-        claims = _read_claims(data, reports)
-    if reports.repaired:
-        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to rebuild "
-                            "it by scanning the file; viewers rebuild it their own way, or "
-                            "cannot open it): what they show cannot be vouched for")
+        claims = _read_claims(data, reports, readers)
+    _check_cross_references(data, readers, reports)
     return claims
+
+
+def _check_cross_references(data: bytes, readers: List[Any], reports: _Duplicates) -> None:
+    """Raise :class:`UnreadablePdf` when what pypdf read is not what the cross-reference
+    data leads to: pypdf had to repair it, or read an object an incremental update freed
+    or replaced (:func:`pith_tex.pdfxref.stale_objects`)."""
+    if reports.repaired:
+        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to repair "
+                            "it: rebuild it by scanning the file, or search the file for an "
+                            "object it does not lead to; viewers repair it their own way, or "
+                            "cannot open it): what they show cannot be vouched for")
+    if not readers:
+        return
+    from .pdfxref import Unfollowable, stale_objects
+
+    try:
+        with _quiet_pypdf():
+            stale = stale_objects(data, readers[0])
+    except Unfollowable as e:
+        stale = "its cross-reference sections could not be followed (%s)" % e
+    except Exception as e:  # pypdf's parser on bytes that are not what they seemed
+        stale = "its cross-reference sections could not be followed (%s)" % type(e).__name__
+    if stale is not None:
+        raise UnreadablePdf("the PDF's incremental updates read two ways: %s; what viewers "
+                            "show cannot be vouched for" % stale)
 
 
 def read_claims_showing(path: str, number: str
@@ -328,10 +351,7 @@ def read_claims_showing(path: str, number: str
         with _no_gc_in_command():
             claims = _read_claims(data, reports, readers)
         shown, unread = _shows(readers[0], data, number)
-    if reports.repaired:
-        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to rebuild "
-                            "it by scanning the file; viewers rebuild it their own way, or "
-                            "cannot open it): what they show cannot be vouched for")
+    _check_cross_references(data, readers, reports)
     return claims, shown, unread
 
 

@@ -437,6 +437,77 @@ def test_an_object_the_table_does_not_lead_to_is_not_vouched_for(honest, tmp_pat
     assert "cross-reference" in doc["files"][0]["error"], doc
 
 
+def _update(data: bytes, objects: bytes, section: Callable[[int, int], bytes]) -> bytes:
+    """*data* with an incremental update: *objects* appended, then the section
+    *section(its offset, the previous startxref)* writes (its table or stream and its
+    trailer), then startxref."""
+    out = data + objects
+    prev = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
+    return out + section(len(out), prev) + b"startxref\n%d\n%%%%EOF\n" % len(out)
+
+
+@pytest.mark.parametrize("how", ["freed", "new generation", "freed in a stream"])
+def test_an_object_an_update_replaced_is_not_vouched_for(honest, tmp_path, how):
+    """An incremental update frees page 1's content (or gives its number a new
+    generation) and appends another definition its table does not list: pypdf still
+    reads the old one from the older section (the badge), poppler honours the newest
+    section, rebuilds the table and shows the last definition (another number)."""
+    import struct
+
+    from pypdf import PdfReader
+
+    src = tampered(honest.get("qr"), tmp_path / "clone.pdf", lambda w: None)
+    data = src.read_bytes()
+    page = PdfReader(str(src)).pages[0]
+    num = page.raw_get("/Contents").idnum
+    font = list(page["/Resources"]["/Font"].keys())[0].encode()
+    text = b"BT %s 10 Tf 100 700 Td (%s) Tj ET" % (font, OTHER.encode())
+    gen = 1 if how == "new generation" else 0
+    objects = b"%d %d obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (
+        num, gen, len(text), text)
+    trailer = data[data.rindex(b"trailer"):data.rindex(b"startxref")]
+    trailer = trailer[trailer.index(b"<<"):].rstrip()[:-2]
+    size = int(re.search(rb"/Size (\d+)", trailer).group(1))
+
+    def section(at: int, prev: int) -> bytes:
+        if how == "freed in a stream":  # a cross-reference stream, type 0: free
+            row = b"\x00\x00\x00\x00\x00\x01"
+            return (b"%d 0 obj\n<< /Type /XRef /Size %d /Index [%d 1 %d 1] /W [1 4 1] "
+                    b"%s /Prev %d /Length %d >>\nstream\n%s\nendstream\nendobj\n"
+                    % (size, size + 1, num, size, re.search(rb"/Root \d+ 0 R", trailer)
+                       .group(0) + b" " + re.search(rb"/Info \d+ 0 R", trailer).group(0),
+                       prev, 2 * len(row), row + b"\x01" + struct.pack(">I", at) + b"\x00"))
+        if how == "freed":
+            entry = b"0000000000 00001 f \n"
+        else:  # in use, generation 1: page 1's "num 0 R" names no object any more
+            entry = b"%010d 00001 n \n" % (at - len(objects))
+        return b"xref\n%d 1\n%strailer\n%s /Prev %d >>\n" % (num, entry, trailer, prev)
+
+    bad = tmp_path / "updated.pdf"
+    bad.write_bytes(_update(data, objects, section))
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(bad), "-"],
+                           capture_output=True, text=True).stdout
+    assert N not in shown, shown  # poppler does not show what pypdf reads
+    code, doc, err = verify(bad)
+    assert code == 3, doc
+    assert "incremental updates" in doc["files"][0]["error"], doc
+
+
+def test_an_honest_incremental_update_still_verifies(honest, tmp_path):
+    """An update that redefines objects in place (a new title) leaves the badge alone."""
+    from pypdf import PdfWriter
+
+    src = tampered(honest.get("qr"), tmp_path / "clone.pdf", lambda w: None)
+    w = PdfWriter(str(src), incremental=True)
+    w.add_metadata({"/Title": "Updated"})
+    bad = tmp_path / "updated.pdf"
+    with open(bad, "wb") as f:
+        w.write(f)
+    assert bad.read_bytes().count(b"startxref") == 2
+    code, doc, err = verify(bad)
+    assert code == 0, doc
+
+
 # -- XMP ----------------------------------------------------------------------------------
 
 def _extra_description(attrs: bytes, body: bytes = b"") -> Callable[[bytes], bytes]:
