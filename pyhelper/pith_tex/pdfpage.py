@@ -1428,18 +1428,63 @@ def _check_contents(page: Any) -> None:
                               % stream.get("/Filter"))
 
 
+#: Entries of a list of groups read (/OCGs, /ON, /OFF); a longer list is not followed.
+MAX_GROUPS = 10000
+
+
+def _group_list(value: Any, what: str) -> List[int]:
+    """The object numbers of the groups in the array *value* (``[]`` when absent).
+    Raises :class:`Unfollowed` for anything but an array of references to dictionaries:
+    viewers read such a list each their own way (poppler drops all optional content for
+    a null in /OCGs, keeps a group off after a null in /ON), so which layers are off is
+    not known."""
+    if value is None:
+        return []
+    items = value.get_object()
+    if not isinstance(items, list) or len(items) > MAX_GROUPS:
+        raise Unfollowed("its optional content configuration's %s is not an array of at "
+                         "most %d groups: which layers are off is not known"
+                         % (what, MAX_GROUPS))
+    out = []
+    for ref in items:
+        if not hasattr(ref, "idnum") or not isinstance(ref.get_object(), dict):
+            raise Unfollowed("its optional content configuration's %s holds %.40s, not a "
+                             "group: viewers read it differently, so which layers are off "
+                             "is not known" % (what, ref))
+        out.append(ref.idnum)
+    return out
+
+
 def _off_groups(page: Any) -> "frozenset[int]":
     """The optional content groups (object numbers) that the document's default
-    configuration switches off: what a viewer hides when it opens the file."""
+    configuration switches off: what a viewer hides when it opens the file.  Raises
+    :class:`Unfollowed` when the configuration is not one every viewer reads alike."""
     try:
-        props = page.pdf.trailer["/Root"]["/OCProperties"].get_object()
-        config = props["/D"].get_object()
-        if config.get("/BaseState") == "/OFF":
-            on = {r.idnum for r in config.get("/ON", [])}
-            return frozenset(r.idnum for r in props["/OCGs"] if r.idnum not in on)
-        return frozenset(r.idnum for r in config.get("/OFF", []))
-    except Exception:
-        return frozenset()
+        root = page.pdf.trailer["/Root"].get_object()
+        props = root.get("/OCProperties")
+        if props is None:
+            return frozenset()
+        props = props.get_object()
+        config = props.get("/D") if isinstance(props, dict) else None
+        if config is None:  # no default configuration: every group is on
+            return frozenset()
+        config = config.get_object()
+        if not isinstance(config, dict):
+            raise Unfollowed("its optional content configuration /D is not a dictionary")
+        base = config.get("/BaseState", "/ON")
+        if base == "/OFF":
+            on = set(_group_list(config.get("/ON"), "/ON"))
+            return frozenset(n for n in _group_list(props.get("/OCGs"), "/OCGs")
+                             if n not in on)
+        if base not in ("/ON", "/Unchanged"):
+            raise Unfollowed("its optional content configuration's /BaseState is %.40s"
+                             % base)
+        return frozenset(_group_list(config.get("/OFF"), "/OFF"))
+    except Unfollowed:
+        raise
+    except Exception as e:
+        raise Unfollowed("its optional content configuration cannot be read (%s): which "
+                         "layers are off is not known" % type(e).__name__)
 
 
 def _is_off(ref: Any, off: "frozenset[int]") -> bool:

@@ -642,6 +642,48 @@ def test_a_badge_in_a_layer_that_is_off_is_not_visible(honest, tmp_path, state, 
     badge_seen_or_refused(pdf, shown, "optional content")
 
 
+def _odd_layers(w: Any, where: str) -> bytes:
+    """:func:`_layer` switched off, with a null in the configuration's list *where*
+    (/OFF; /ON or /OCGs under /BaseState /OFF)."""
+    from pypdf.generic import ArrayObject, NameObject, NullObject
+
+    ops = _layer(w, "/OFF")
+    props = w._root_object["/OCProperties"]
+    config = props["/D"]
+    group = props["/OCGs"][0]
+    if where != "/OFF":
+        del config[NameObject("/OFF")]
+        config[NameObject("/BaseState")] = NameObject("/OFF")
+    if where == "/ON":
+        config[NameObject("/ON")] = ArrayObject([NullObject()])
+    else:
+        props[NameObject(where) if where == "/OCGs" else NameObject("/OCGs")] = ArrayObject(
+            [NullObject(), group])
+        if where == "/OFF":
+            config[NameObject("/OFF")] = ArrayObject([NullObject(), group])
+    return ops
+
+
+@pytest.mark.parametrize("where", ["/OFF", "/ON", "/OCGs"])
+def test_a_layer_list_viewers_read_differently_is_not_checked(honest, tmp_path, where):
+    """A null among the groups of the default configuration: poppler keeps the badge's
+    layer off after a null in /ON, drops all optional content for one in /OCGs; pith-tex
+    took every layer for on (the badge visible).  Which layers are off is not known."""
+    pdf = tampered(honest.get("hide"), tmp_path / "layers.pdf",
+                   lambda w: page_ops(w, _odd_layers(w, where)))
+    if where == "/ON":  # poppler draws the page without the badge
+        pngs = []
+        for i, src in enumerate([pdf, honest.get("hide")]):
+            subprocess.run([texbuild.tool("pdftoppm"), "-r", "50", "-gray", "-singlefile",
+                            str(src), str(tmp_path / ("r%d" % i))], check=True)
+            pngs.append((tmp_path / ("r%d.pgm" % i)).read_bytes())
+        assert pngs[0] == pngs[1]
+    code, doc, err = verify(pdf)
+    assert code == 3, doc
+    c = check(doc, "badge")
+    assert c["status"] == "error" and "optional content configuration" in c["detail"], c
+
+
 @pytest.mark.parametrize("tm, before, shown", [
     (b"0.01 0 0 1 100 100", b"", False),     # squeezed to 1 % of its width by Tm
     (b"1 0 0 1 100 100", b"0.02 0 0 1 0 0 cm", False),  # ... by the CTM
