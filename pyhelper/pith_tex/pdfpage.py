@@ -1197,6 +1197,8 @@ class Scanner:
                 if not hasattr(props, "keys"):
                     props = self.resources[-1]["/Properties"].raw_get(props)
                 hidden = _is_off(props, self.off)
+            except Unfollowed:
+                raise
             except Exception:
                 hidden = False
         elif op == b"BDC" and len(args) == 2:
@@ -1297,6 +1299,8 @@ class Scanner:
             if self.off and "/OC" in xobj:
                 try:
                     hidden = _is_off(xobj.raw_get("/OC"), self.off)
+                except Unfollowed:
+                    raise
                 except Exception:
                     hidden = False
             self.form_layers.append(len(self.layers))
@@ -1487,20 +1491,49 @@ def _off_groups(page: Any) -> "frozenset[int]":
                          "layers are off is not known" % type(e).__name__)
 
 
+def _ve_shows(expr: Any, off: "frozenset[int]", depth: int) -> bool:
+    """Whether the visibility expression *expr* of a membership dictionary shows what it
+    marks: ``[/And|/Or|/Not operands...]``, each operand a group or an expression.
+    Raises :class:`Unfollowed` for anything else (and past 16 levels or 64 operands):
+    whether the content is shown, and so whether it hides what it covers, is not known."""
+    if hasattr(expr, "idnum"):  # a reference: a group, or an expression elsewhere
+        target = expr.get_object()
+        if isinstance(target, dict) and target.get("/Type") == "/OCG":
+            return expr.idnum not in off
+        expr = target
+    if isinstance(expr, list) and depth < 16 and 2 <= len(expr) <= 65:
+        op, args = expr[0], expr[1:]
+        if op == "/Not" and len(args) == 1:
+            return not _ve_shows(args[0], off, depth + 1)
+        if op == "/And":
+            return all([_ve_shows(a, off, depth + 1) for a in args])
+        if op == "/Or":
+            return any([_ve_shows(a, off, depth + 1) for a in args])
+    raise Unfollowed("a membership dictionary (/OCMD) on page 1 has a visibility "
+                     "expression (/VE) pith-tex cannot evaluate: whether what it marks is "
+                     "shown is not known")
+
+
 def _is_off(ref: Any, off: "frozenset[int]") -> bool:
     """Whether the group or membership dictionary *ref* is hidden (a membership
-    dictionary's /VE expression: counted as hidden, it is not followed)."""
+    dictionary by its /VE expression when it has one, else by its /OCGs and /P)."""
     if getattr(ref, "idnum", None) in off:
         return True
     d = ref.get_object()
     if d.get("/Type") != "/OCMD":
         return False
-    if "/VE" in d:
-        return True
+    if "/VE" in d:  # a visibility expression decides, not /OCGs and /P
+        return not _ve_shows(d["/VE"], off, 0)
     groups = d.get("/OCGs")
     groups = groups.get_object() if groups is not None else []
     refs = list(groups) if isinstance(groups, list) else [groups]
-    states = [getattr(g, "idnum", None) in off for g in refs[:64]]
+    if len(refs) > 64 or not all(hasattr(g, "idnum") and isinstance(g.get_object(), dict)
+                                 for g in refs):
+        # poppler skips a null (its other groups decide), another viewer may not
+        raise Unfollowed("a membership dictionary (/OCMD) on page 1 lists something else "
+                         "than its (at most 64) groups: whether what it marks is shown is "
+                         "not known")
+    states = [g.idnum in off for g in refs]
     policy = d.get("/P", "/AnyOn")
     if policy == "/AllOn":
         return any(states)

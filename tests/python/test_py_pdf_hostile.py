@@ -684,6 +684,94 @@ def test_a_layer_list_viewers_read_differently_is_not_checked(honest, tmp_path, 
     assert c["status"] == "error" and "optional content configuration" in c["detail"], c
 
 
+def _membership(w: Any, entries: Callable[[Any, Any], Dict[str, Any]]) -> None:
+    """Two groups in page 1's configuration, /on (on) and /off (off), and a membership
+    dictionary /oc1 in page 1's resources with *entries(on, off)*."""
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
+
+    on, off = (w._add_object(DictionaryObject({NameObject("/Type"): NameObject("/OCG"),
+                                               NameObject("/Name"): TextStringObject(n)}))
+               for n in ("on", "off"))
+    w._root_object[NameObject("/OCProperties")] = DictionaryObject({
+        NameObject("/OCGs"): ArrayObject([on, off]),
+        NameObject("/D"): DictionaryObject({NameObject("/OFF"): ArrayObject([off])})})
+    ocmd = DictionaryObject({NameObject("/Type"): NameObject("/OCMD")})
+    ocmd.update({NameObject(k): v for k, v in entries(on, off).items()})
+    res = w.pages[0]["/Resources"].get_object()
+    res[NameObject("/Properties")] = DictionaryObject({NameObject("/oc1"): w._add_object(ocmd)})
+
+
+def _rendered(pdf: Any, tmp_path: Path) -> bytes:
+    out = tmp_path / ("r-" + Path(pdf).stem)
+    subprocess.run([texbuild.tool("pdftoppm"), "-r", "50", "-gray", "-singlefile", str(pdf),
+                    str(out)], check=True)
+    return out.with_suffix(".pgm").read_bytes()
+
+
+def _expr(*items: Any) -> Any:
+    from pypdf.generic import ArrayObject, NameObject
+
+    return ArrayObject([NameObject(i) if isinstance(i, str) else i for i in items])
+
+
+@pytest.mark.parametrize("entries, code", [
+    (lambda on, off: {"/OCGs": _expr(off)}, 1),  # its one group off: hidden
+    (lambda on, off: {"/VE": _expr("/Not", on)}, 1),
+    (lambda on, off: {"/VE": _expr("/And", on, _expr("/Or", off))}, 1),
+    (lambda on, off: {"/VE": _expr("/Or", off, _expr("/Not", off))}, 0),  # shown
+    (lambda on, off: {"/OCGs": _expr(off, on), "/P": _expr("/AnyOn")[0]}, 0),
+    # a null among its groups: poppler skips it (the badge hidden), another viewer may not
+    (lambda on, off: {"/OCGs": _expr(None, off)}, 3),
+    (lambda on, off: {"/VE": _expr("/Xor", on, off)}, 3),  # not an operator
+], ids=["group-off", "ve-not-on", "ve-and", "ve-or-shown", "anyon-shown", "null-group",
+        "ve-unknown"])
+def test_a_badge_under_a_membership_dictionary(honest, tmp_path, entries, code):
+    """A badge marked by a membership dictionary (/OCMD) is shown as its groups and
+    policy, or its visibility expression, say, as poppler draws it."""
+    from pypdf.generic import NullObject
+
+    def fix(e: Dict[str, Any]) -> Dict[str, Any]:
+        for v in e.values():
+            if isinstance(v, list):
+                v[:] = [NullObject() if i is None else i for i in v]
+        return e
+
+    def edit(w: Any) -> None:
+        _membership(w, lambda on, off: fix(entries(on, off)))
+        page_ops(w, b"/OC /oc1 BDC\n" + text_ops(CLAIMED) + b"EMC\n")
+
+    pdf = tampered(honest.get("hide"), tmp_path / "ocmd.pdf", edit)
+    drawn = _rendered(pdf, tmp_path) != _rendered(honest.get("hide"), tmp_path)
+    if code != 3:  # poppler draws the badge only where it is shown
+        assert drawn == (code == 0)
+    got, doc, err = verify(pdf)
+    assert got == code, doc
+    if code == 3:
+        assert "membership dictionary" in check(doc, "badge")["detail"], doc
+
+
+@pytest.mark.parametrize("ve", ["/Or", "/Not"])
+def test_a_box_drawn_over_the_badge_by_a_visibility_expression(honest, tmp_path, ve):
+    """A white box over the badge, marked by a membership dictionary whose visibility
+    expression is true (poppler draws it: the badge is covered) or false (not drawn).
+    pith-tex took every /VE for hidden, so the box never covered the badge."""
+    x0, y0, x1, y1 = _badge_box(honest.get("linked"))
+
+    def edit(w: Any) -> None:
+        _membership(w, lambda on, off: {"/VE": _expr(ve, on)})
+        page_ops(w, b"/OC /oc1 BDC\nq 1 g %g %g %g %g re f Q\nEMC\n"
+                 % (x0 - 2, y0 - 2, x1 - x0 + 4, y1 - y0 + 4), font=False)
+
+    pdf = tampered(honest.get("linked"), tmp_path / "box.pdf", edit)
+    covered = _rendered(pdf, tmp_path) != _rendered(honest.get("linked"), tmp_path)
+    assert covered == (ve == "/Or")
+    code, doc, err = verify(pdf)
+    if covered:
+        assert code == 1 and "drawn over it" in check(doc, "badge")["detail"], doc
+    else:
+        assert code == 0, doc
+
+
 @pytest.mark.parametrize("tm, before, shown", [
     (b"0.01 0 0 1 100 100", b"", False),     # squeezed to 1 % of its width by Tm
     (b"1 0 0 1 100 100", b"0.02 0 0 1 0 0 cm", False),  # ... by the CTM
