@@ -1476,14 +1476,16 @@ def _off_groups(page: Any) -> "frozenset[int]":
         if not isinstance(config, dict):
             raise Unfollowed("its optional content configuration /D is not a dictionary")
         base = config.get("/BaseState", "/ON")
+        # only the groups /OCGs lists are groups at all: poppler and pdf.js show content
+        # marked with any other (a box in one, "off" in /OFF, is drawn: it covers)
+        groups = _group_list(props.get("/OCGs"), "/OCGs")
         if base == "/OFF":
             on = set(_group_list(config.get("/ON"), "/ON"))
-            return frozenset(n for n in _group_list(props.get("/OCGs"), "/OCGs")
-                             if n not in on)
+            return frozenset(n for n in groups if n not in on)
         if base not in ("/ON", "/Unchanged"):
             raise Unfollowed("its optional content configuration's /BaseState is %.40s"
                              % base)
-        return frozenset(_group_list(config.get("/OFF"), "/OFF"))
+        return frozenset(_group_list(config.get("/OFF"), "/OFF")).intersection(groups)
     except Unfollowed:
         raise
     except Exception as e:

@@ -772,6 +772,33 @@ def test_a_box_drawn_over_the_badge_by_a_visibility_expression(honest, tmp_path,
         assert code == 0, doc
 
 
+@pytest.mark.parametrize("listed", [False, True])
+def test_a_box_in_a_group_the_configuration_does_not_list(honest, tmp_path, listed):
+    """A white box over the badge in a group that /OFF names but /OCGs does not list:
+    not a group at all for poppler and pdf.js, which draw the box (the badge covered);
+    pith-tex took it for off."""
+    from pypdf.generic import ArrayObject, NameObject
+
+    x0, y0, x1, y1 = _badge_box(honest.get("linked"))
+
+    def edit(w: Any) -> None:
+        _layer(w, "/OFF")
+        props = w._root_object["/OCProperties"]
+        if not listed:
+            props[NameObject("/OCGs")] = ArrayObject([])
+        page_ops(w, b"/OC /oc1 BDC\nq 1 g %g %g %g %g re f Q\nEMC\n"
+                 % (x0 - 2, y0 - 2, x1 - x0 + 4, y1 - y0 + 4), font=False)
+
+    pdf = tampered(honest.get("linked"), tmp_path / "box.pdf", edit)
+    covered = _rendered(pdf, tmp_path) != _rendered(honest.get("linked"), tmp_path)
+    assert covered == (not listed)
+    code, doc, err = verify(pdf)
+    if covered:
+        assert code == 1 and "drawn over it" in check(doc, "badge")["detail"], doc
+    else:
+        assert code == 0, doc
+
+
 @pytest.mark.parametrize("tm, before, shown", [
     (b"0.01 0 0 1 100 100", b"", False),     # squeezed to 1 % of its width by Tm
     (b"1 0 0 1 100 100", b"0.02 0 0 1 0 0 cm", False),  # ... by the CTM
