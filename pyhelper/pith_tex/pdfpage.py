@@ -1464,7 +1464,9 @@ def _off_groups(page: Any) -> "frozenset[int]":
     configuration switches off: what a viewer hides when it opens the file.  Raises
     :class:`Unfollowed` when the configuration is not one every viewer reads alike."""
     try:
-        root = page.pdf.trailer["/Root"].get_object()
+        pdf = page.pdf  # a reader (the raw trailer's /Root), or a library caller's writer
+        root = (pdf.trailer["/Root"] if hasattr(pdf, "trailer") else pdf.root_object
+                ).get_object()
         props = root.get("/OCProperties")
         if props is None:
             return frozenset()
