@@ -1623,6 +1623,14 @@ def scan_annotations(page: Any) -> Tuple[str, List[Box]]:
         normal = ap.get_object().get("/N") if hasattr(ap, "get_object") else None
         normal = normal.get_object() if normal is not None else None
         if normal is None:
+            # no appearance of its own: viewers make one (poppler and pdf.js fill a
+            # /Square with its /IC, write a /FreeText, paint a /Highlight...), all but a
+            # link's (its border, around the text) and a closed pop-up's
+            subtype = annot.get("/Subtype")
+            if subtype != "/Link" and (subtype != "/Popup" or annot.get("/Open") is True):
+                box = annot_rect(annot)
+                if box is not None:
+                    boxes.append(box)
             continue
         streams = [normal] if hasattr(normal, "get_data") else [
             v.get_object() for v in list(normal.values())[:64]] if hasattr(

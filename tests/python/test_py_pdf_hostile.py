@@ -1845,6 +1845,22 @@ def _cover(how: str, box: Tuple[float, float, float, float]) -> Callable[[Any], 
         if how == "annotation":
             _annotation(w, [x0, y0, x1, y1], b"1 g 0 0 %.2f %.2f re f" % (x1 - x0, y1 - y0),
                         "/Square")
+        elif how in ("square, no appearance", "free text, no appearance"):
+            # viewers make its appearance: poppler fills a square with its /IC, writes
+            # a free text's note over a background in its /C
+            from pypdf.generic import (ArrayObject, DictionaryObject, FloatObject,
+                                       NameObject, TextStringObject)
+
+            white = ArrayObject([FloatObject(1)] * 3)
+            annot = DictionaryObject({
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Rect"): ArrayObject([FloatObject(v) for v in box]),
+                NameObject("/C"): white, NameObject("/IC"): white,
+                NameObject("/Subtype"): NameObject("/Square" if how[0] == "s" else "/FreeText"),
+                NameObject("/DA"): TextStringObject("/Helv 12 Tf 0 g"),
+                NameObject("/Contents"): TextStringObject("WWWWWWWWWWWWWWWWWWWWWWWW")})
+            page = w.pages[0]
+            page[NameObject("/Annots")].get_object().append(w._add_object(annot))
         elif how == "under":  # a white box first, the page on it: a background
             _content(w, lambda data: b"q 1 g %s Q\n" % rect + data)
         elif how == "text":  # other glyphs drawn on the number
@@ -1858,6 +1874,7 @@ def _cover(how: str, box: Tuple[float, float, float, float]) -> Callable[[Any], 
 
 @pytest.mark.parametrize("how, shown", [
     ("white", False), ("black", False), ("text", False), ("annotation", False),
+    ("square, no appearance", False), ("free text, no appearance", False),
     ("under", True)])
 def test_something_drawn_over_the_badge_hides_it(honest, tmp_path, how, shown):
     """A white or black box, other glyphs, or an annotation's appearance drawn over the
