@@ -106,6 +106,66 @@ def inside(box: Box, x: float, y: float, tol: float = 0.5) -> bool:
     return box[0] - tol <= x <= box[2] + tol and box[1] - tol <= y <= box[3] + tol
 
 
+def _axis_box(pts: List[Tuple[float, float]]) -> Optional[Box]:
+    """The box of the quadrilateral *pts* when its sides are upright (a rectangle not
+    turned, or turned by quarters), else None."""
+    for k in range(4):
+        (px, py), (qx, qy) = pts[k], pts[(k + 1) % 4]
+        if abs(px - qx) > 1e-6 and abs(py - qy) > 1e-6:
+            return None
+    return bbox(pts)
+
+
+def _turning(pts: List[Tuple[float, float]]) -> int:
+    """+1 for a quadrilateral drawn counter-clockwise, -1 clockwise, 0 flat."""
+    area = sum(pts[k][0] * pts[(k + 1) % 4][1] - pts[(k + 1) % 4][0] * pts[k][1]
+               for k in range(4))
+    return (area > 0) - (area < 0)
+
+
+#: Overlapping rectangles of one clipping path worked out cell by cell, at most this many.
+MAX_CLIP_RECTS = 16
+
+
+def _clip_region(rects: List[Tuple[Box, int]], evenodd: bool) -> Optional[List[Box]]:
+    """The area the clipping path made of the upright rectangles *rects* (each with its
+    turning) encloses, as boxes, by the nonzero winding rule (``W``) or the even-odd
+    one (``W*``): a rectangle inside another cuts a hole with ``W*``, or with ``W`` when
+    drawn the other way round.  None when there are too many overlapping ones to work
+    out."""
+    def overlap(a: Box, b: Box) -> bool:
+        return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+    if not any(overlap(rects[i][0], rects[j][0])
+               for i in range(len(rects)) for j in range(i)):
+        return [b for b, _ in rects]  # apart: their union, by either rule
+    if len(rects) > MAX_CLIP_RECTS:
+        return None
+    xs = sorted({v for b, _ in rects for v in (b[0], b[2])})
+    ys = sorted({v for b, _ in rects for v in (b[1], b[3])})
+    out: List[Box] = []
+    open_runs: Dict[Tuple[float, float], Box] = {}
+    for j in range(len(ys) - 1):
+        cy = (ys[j] + ys[j + 1]) / 2
+        runs: List[Tuple[float, float]] = []
+        for i in range(len(xs) - 1):
+            cx = (xs[i] + xs[i + 1]) / 2
+            w = sum(t for b, t in rects if b[0] < cx < b[2] and b[1] < cy < b[3])
+            if (w % 2 == 1) if evenodd else w != 0:
+                if runs and runs[-1][1] == xs[i]:
+                    runs[-1] = (runs[-1][0], xs[i + 1])
+                else:
+                    runs.append((xs[i], xs[i + 1]))
+        now: Dict[Tuple[float, float], Box] = {}
+        for run in runs:  # a run under one of the same extent grows it
+            prev = open_runs.pop(run, None)
+            now[run] = (run[0], prev[1] if prev else ys[j], run[1], ys[j + 1])
+        out.extend(open_runs.values())
+        open_runs = now
+    out.extend(open_runs.values())
+    return out
+
+
 def intersect(a: Box, b: Box) -> Box:
     return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
 
@@ -329,7 +389,7 @@ class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "stroke_space", "width", "cap",
                  "hscale", "rise", "space", "palette", "stroke_palette", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
-                 "dash", "smask", "transfer", "blend", "text_clip")
+                 "dash", "smask", "transfer", "blend", "text_clip", "shape_clip")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -376,6 +436,10 @@ class _GState:
         #: to 7): what is painted in it shows only inside glyph shapes pith-tex does not
         #: know.
         self.text_clip = False
+        #: The clipping path has a shape pith-tex does not follow (lines, curves, a
+        #: turned rectangle, rectangles whose overlaps its winding rule cuts out in a
+        #: way not worked out): what is painted in it may be cut anywhere.
+        self.shape_clip = False
 
     def masked(self) -> Optional[str]:
         return self.smask or self.transfer or self.blend
@@ -401,6 +465,7 @@ class _GState:
         gs.transfer = self.transfer
         gs.blend = self.blend
         gs.text_clip = self.text_clip
+        gs.shape_clip = self.shape_clip
         return gs
 
     def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
@@ -643,6 +708,7 @@ class Scanner:
         self.path_curved = False
         self.segments: List[Tuple[Tuple[float, float], Tuple[float, float], float]] = []
         self.clip_next = False
+        self.clip_evenodd = False
         self.ops = 0
         self.rects: List[Rect] = []
         self.other_paint: List[Box] = []
@@ -724,18 +790,25 @@ class Scanner:
                 self.other_paint.append(bbox(self.path))
         if self.clip_next and self.path:
             gs.clip = intersect(gs.clip, bbox(self.path))
-            if self.path_rects and not self.path_curved and not any(
-                    sk for _, sk in self.path_rects):
-                new = [bbox(pts) for pts, _ in self.path_rects]
-            else:  # a curved clip: followed as its bounding box
-                new = [bbox(self.path)]
-            parts = [intersect(a, b) for a in new for b in (gs.parts or (gs.clip,))]
-            parts = [b for b in parts if b[0] <= b[2] and b[1] <= b[3]]
-            if not parts:  # nothing left to paint in
-                parts = [(math.inf, math.inf, -math.inf, -math.inf)]
-            # too many to follow: the bounding box (what was followed before)
-            gs.parts = tuple(parts) if len(parts) <= 64 else ()
+            boxes = [] if self.path_curved else [_axis_box(pts) for pts, _ in self.path_rects]
+            new = None
+            if boxes and all(b is not None for b in boxes):
+                new = _clip_region([(b, _turning(pts)) for b, (pts, _) in
+                                    zip(boxes, self.path_rects)],  # type: ignore[misc]
+                                   self.clip_evenodd)
+            if new is None:  # its shape is not followed (its bounding box over-reaches)
+                gs.shape_clip = True
+            else:
+                parts = [intersect(a, b) for a in new for b in (gs.parts or (gs.clip,))]
+                parts = [b for b in parts if b[0] <= b[2] and b[1] <= b[3]]
+                if not parts:  # nothing left to paint in
+                    parts = [(math.inf, math.inf, -math.inf, -math.inf)]
+                if len(parts) <= 64:
+                    gs.parts = tuple(parts)
+                else:  # too many to follow (their bounding box would over-reach)
+                    gs.shape_clip = True
         self.clip_next = False
+        self.clip_evenodd = False
         self.path = []
         self.path_rects = []
         self.path_curved = False
@@ -785,7 +858,7 @@ class Scanner:
         crop box alone is the ``qr`` check's own test, with its own message), or the
         clipping path holds glyph outlines (nothing under it is followed)."""
         gs = self.gs[-1]
-        if gs.text_clip:
+        if gs.text_clip or gs.shape_clip:
             return True
         if gs.clip == self.crop and not gs.parts:
             return False
@@ -838,6 +911,10 @@ class Scanner:
         if gs.text_clip:
             return ("clipped to the outlines of text shown in render modes 4 to 7, which "
                     "pith-tex does not follow")
+        if gs.shape_clip:
+            return ("clipped to a path not made of upright rectangles (lines, curves, a "
+                    "turned rectangle) or whose rectangles overlap, which pith-tex does "
+                    "not follow")
         if not gs.shows((x, y), tol=self.tol):
             return "clipped away"
         return None
@@ -875,6 +952,7 @@ class Scanner:
 
     def _clip(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.clip_next = True
+        self.clip_evenodd = op == b"W*"
 
     def _paint(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self._end_path(op, cm)
@@ -1312,7 +1390,11 @@ class Scanner:
             gs = self.gs[-1].copy()
             try:
                 x0, y0, x1, y1 = (float(v) for v in xobj["/BBox"])
-                box = bbox([apply(self.base[-1], x, y) for x in (x0, x1) for y in (y0, y1)])
+                corners = [apply(self.base[-1], x, y)
+                           for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+                box = bbox(corners)
+                if _axis_box(corners) is None:  # turned: its bounding box over-reaches
+                    gs.shape_clip = True
                 if all(math.isfinite(v) for v in box):
                     gs.clip = intersect(gs.clip, box)
                     if gs.parts:
