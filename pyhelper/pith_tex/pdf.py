@@ -793,7 +793,8 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
                      "if its include came from an older pith-tex, %s"
                      % (qr_text(number), how, _FETCH))
     g = good[0]
-    crop, tol, module = page.crop, 0.5 / page.unit, g.module * page.unit  # points
+    # points (a /UserUnit above 1 does not enlarge it: poppler ignores the unit)
+    crop, tol, module = page.crop, 0.5 / page.unit, g.module * min(page.unit, 1.0)
     if not (crop[0] - tol <= g.box[0] and g.box[2] <= crop[2] + tol
             and crop[1] - tol <= g.box[1] and g.box[3] <= crop[3] + tol):
         return Check("qr", FAIL, "the QR code of %s lies (partly) outside page 1's crop box"

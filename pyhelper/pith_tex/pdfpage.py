@@ -694,6 +694,9 @@ class Scanner:
         # Sizes are judged in points, and the half-point tolerance of the crop box and
         # clipping tests is half a point whatever the page's /UserUnit.
         self.unit = unit
+        #: Sizes count a /UserUnit below 1 (Acrobat shrinks the page) but not one above
+        #: (poppler ignores it: the badge is drawn at its nominal size there).
+        self.size_unit = min(unit, 1.0)
         self.tol = 0.5 / unit
         self.off = off  # the optional content groups (object numbers) that are off
         self.layers: List[bool] = []  # per open marked-content sequence: is it hidden?
@@ -875,7 +878,7 @@ class Scanner:
         if len(self.base) > 1 and not all(math.isfinite(x) for x in self.base[-1]):
             return "an unreadable form matrix"
         m = mul(tm, self._m(cm))
-        size = abs(gs.size) * math.hypot(m[2], m[3]) * self.unit
+        size = abs(gs.size) * math.hypot(m[2], m[3]) * self.size_unit
         if not size >= MIN_FONT_PT:
             return "%.2g pt, smaller than %g pt" % (size, MIN_FONT_PT)
         if abs(gs.hscale) < 50:

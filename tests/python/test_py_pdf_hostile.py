@@ -1452,17 +1452,27 @@ def _user_unit(unit: Any) -> Callable[[Any], None]:
 @pytest.mark.parametrize("unit, size, x, shown, why", [
     (0.1, 10, 100, False, "smaller than 4 pt"),  # 10 units of 0.1 pt
     (1, 10, 100, True, ""),
-    (2, 3, 100, True, ""),  # 3 units of 2 pt: 6 pt
+    # 3 units of 2 pt are 6 pt in Acrobat, 3 pt in poppler (which ignores /UserUnit)
+    (2, 3, 100, False, "smaller than 4 pt"),
+    (2, 5, 100, True, ""),  # 5 pt at least
     # 0.4 units left of the page's edge is 40 pt with /UserUnit 100: off the page
-    (100, 0.1, -0.4, False, "outside the crop box"),
+    (100, 5, -0.4, False, "outside the crop box"),
     (1, 10, -0.4, True, ""),  # 0.4 pt: within the half-point tolerance
-], ids=["small-units", "plain", "large-units", "left-of-the-page", "at-the-edge"])
+], ids=["small-units", "plain", "large-units", "large-units-5", "left-of-the-page",
+        "at-the-edge"])
 def test_the_user_unit_scales_the_badge(honest, tmp_path, unit, size, x, shown, why):
+    """A /UserUnit below 1 shrinks the badge; one above 1 does not enlarge it: poppler
+    (and pdf.js before 4.x) ignores it and draws the badge at its nominal size."""
     def edit(w: Any) -> None:
         page_ops(w, text_ops(CLAIMED, x, 100, size))
         _user_unit(unit)(w)
 
-    badge_seen_or_refused(tampered(honest.get("hide"), tmp_path / "u.pdf", edit), shown, why)
+    pdf = tampered(honest.get("hide"), tmp_path / "u.pdf", edit)
+    if unit == 2:  # poppler draws it as on a page of points
+        plain = tampered(honest.get("hide"), tmp_path / "p.pdf",
+                         lambda w: page_ops(w, text_ops(CLAIMED, x, 100, size)))
+        assert _rendered(pdf, tmp_path) == _rendered(plain, tmp_path)
+    badge_seen_or_refused(pdf, shown, why)
 
 
 def test_the_user_unit_scales_the_code(honest, tmp_path):
