@@ -401,8 +401,10 @@ class _GState:
         self.stroke = stroke  # the same, for strokes
         self.stroke_space = 1  # the same as space, for strokes
         #: An Indexed fill (stroke) space's base components and lookup table.
-        self.palette: Optional[Tuple[int, bytes]] = None
-        self.stroke_palette: Optional[Tuple[int, bytes]] = None
+        #: (A Separation's or DeviceN's: its alternate space's components and tint
+        #: transform, :func:`_tints`.)
+        self.palette: Optional[Tuple[int, Any]] = None
+        self.stroke_palette: Optional[Tuple[int, Any]] = None
         self.width = width  # line width, user space
         self.cap = cap  # line cap style
         self.hscale = hscale  # Tz, per cent
@@ -524,7 +526,63 @@ def _palette(name: Any, resources: Any) -> Optional[Tuple[int, bytes]]:
         return None
 
 
-def _colour_in(space: int, palette: Optional[Tuple[int, bytes]],
+#: The darkness of a colour in a Separation or DeviceN space whose tint transform is not
+#: evaluated: it may map full ink to white (an alternate space viewers paint with).
+UNKNOWN_INK = -1.0
+
+
+def _tints(name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
+    """A Separation's or one-colorant DeviceN's alternate space (its gray, RGB or CMYK
+    components) and tint transform, when that is a function pith-tex evaluates (type 2,
+    or type 3 stitching type 2 ones); else None."""
+    try:
+        space = resources["/ColorSpace"][name].get_object()
+        inks = space[1].get_object()
+        if isinstance(inks, list) and len(inks) != 1:
+            return None
+        alternate = space[2].get_object()
+        if isinstance(alternate, list) and alternate and alternate[0] == "/ICCBased":
+            n = int(alternate[1].get_object()["/N"])
+        else:
+            n = _DEVICE.get(str(alternate), 0)
+        function = space[3].get_object()
+        return (n, function) if n in (1, 3, 4) and _evaluate(function, 0.0) is not None \
+            else None
+    except Exception:
+        return None
+
+
+def _evaluate(function: Any, x: float, depth: int = 0) -> Optional[List[float]]:
+    """The outputs of a type 2 (exponential) function, or a type 3 one stitching such
+    functions, at *x*; None for any other function."""
+    kind = int(function.get("/FunctionType", -1))
+    domain = [float(v) for v in function.get("/Domain", [0, 1])][:2]
+    if len(domain) == 2:
+        x = min(max(x, domain[0]), domain[1])
+    if kind == 2:
+        c0 = [float(v) for v in function.get("/C0", [0.0])]
+        c1 = [float(v) for v in function.get("/C1", [1.0])]
+        e = float(function["/N"])
+        if len(c0) != len(c1) or not (x > 0 or e > 0):
+            return None
+        t = x ** e if x > 0 else 0.0
+        return [a + t * (b - a) for a, b in zip(c0, c1)]
+    if kind == 3 and depth == 0 and len(domain) == 2:
+        subs = [f.get_object() for f in function["/Functions"]][:64]
+        bounds = [float(v) for v in function.get("/Bounds", [])]
+        encode = [float(v) for v in function["/Encode"]]
+        if len(bounds) != len(subs) - 1 or len(encode) != 2 * len(subs):
+            return None
+        k = sum(1 for b in bounds if x >= b)
+        lo = domain[0] if k == 0 else bounds[k - 1]
+        hi = domain[1] if k == len(subs) - 1 else bounds[k]
+        e0, e1 = encode[2 * k], encode[2 * k + 1]
+        y = e0 if hi == lo else e0 + (x - lo) * (e1 - e0) / (hi - lo)
+        return _evaluate(subs[k], y, 1)
+    return None
+
+
+def _colour_in(space: int, palette: Optional[Tuple[int, Any]],
                args: List[Any]) -> Optional[float]:
     """The darkness of the colour *args* of an sc/scn (SC/SCN) in *space*, or None when
     it is not followed."""
@@ -533,8 +591,14 @@ def _colour_in(space: int, palette: Optional[Tuple[int, bytes]],
             return _darkness(args) if len(args) == space else None
         if space == NO_INK:
             return 0.0
-        if space == INKS:  # no ink laid down is white; some ink, of unknown darkness
-            return 0.0 if args and all(float(v) == 0 for v in args) else None
+        if space == INKS:  # no ink laid down is white; some ink, as viewers paint it
+            if args and all(float(v) == 0 for v in args):
+                return 0.0
+            if palette is None or len(args) != 1:
+                return UNKNOWN_INK
+            n, function = palette
+            out = _evaluate(function, float(args[0]))
+            return _darkness(out) if out is not None and len(out) == n else UNKNOWN_INK
         if space == LAB and len(args) == 3:  # L* from 0 (black) to 100 (white)
             return 1.0 - min(100.0, max(0.0, float(args[0]))) / 100
         if space == INDEXED and palette is not None and len(args) == 1:
@@ -542,8 +606,9 @@ def _colour_in(space: int, palette: Optional[Tuple[int, bytes]],
             i = int(float(args[0]))
             entry = table[i * n:(i + 1) * n]
             return _darkness([b / 255 for b in entry]) if len(entry) == n else None
-    except (TypeError, ValueError, OverflowError):
-        pass
+    except (TypeError, ValueError, OverflowError, KeyError, ZeroDivisionError):
+        if space == INKS:
+            return UNKNOWN_INK
     return None
 
 
@@ -588,6 +653,9 @@ def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Option
         return "%sed with a pattern, which pith-tex does not follow" % way.rstrip("e")
     if space in (INKS, NO_INK) and colour == 0.0:
         return "no ink (a Separation or DeviceN at tint 0, or its colorant /None)"
+    if space == INKS and colour == UNKNOWN_INK:
+        return ("in a Separation or DeviceN colour whose tint transform pith-tex does not "
+                "evaluate (viewers paint it in its alternate space, white or not)")
     if colour is not None and colour < 0.1:
         return ("a white fill colour" if way == "fill" else
                 "a white stroke colour (render mode %d strokes only)" % tr)
@@ -1023,12 +1091,14 @@ class Scanner:
         gs = self.gs[-1]
         gs.space = _components(args[0], self.resources[-1])
         gs.palette = (_palette(args[0], self.resources[-1]) if gs.space == INDEXED
+                      else _tints(args[0], self.resources[-1]) if gs.space == INKS
                       else None)
         # the initial colour: black (Lab: L* 0; Indexed: entry 0); a Separation's or
-        # DeviceN's initial tints are 1, full ink of unknown darkness
+        # DeviceN's initial tints are 1, full ink
         gs.fill = _colour_in(gs.space, gs.palette, [0] * 3 if gs.space == LAB else [0]) if (
             gs.space in (LAB, INDEXED)) else 1.0 if gs.space > 0 else (
-            0.0 if gs.space == NO_INK else None)
+            0.0 if gs.space == NO_INK else _colour_in(gs.space, gs.palette, [1])
+            if gs.space == INKS else None)
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         gs = self.gs[-1]  # sc/scn: in the spaces followed (_colour_in)
@@ -1045,11 +1115,13 @@ class Scanner:
         if op == b"CS":
             space = gs.stroke_space = _components(args[0], self.resources[-1])
             gs.stroke_palette = (_palette(args[0], self.resources[-1])
-                                 if space == INDEXED else None)
+                                 if space == INDEXED else _tints(args[0], self.resources[-1])
+                                 if space == INKS else None)
             gs.stroke = _colour_in(space, gs.stroke_palette,
                                    [0] * 3 if space == LAB else [0]) if (
                 space in (LAB, INDEXED)) else 1.0 if space > 0 else (
-                0.0 if space == NO_INK else None)
+                0.0 if space == NO_INK else _colour_in(space, gs.stroke_palette, [1])
+                if space == INKS else None)
             return
         gs.stroke = _colour_in(gs.stroke_space, gs.stroke_palette, args)
 

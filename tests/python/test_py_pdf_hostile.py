@@ -2860,6 +2860,26 @@ def _colour_spaces(w: Any) -> None:
         return ArrayObject([NameObject("/Separation"), NameObject(ink),
                             NameObject("/DeviceCMYK"), tint])
 
+    def white_spot() -> Any:  # full ink shown as white in the alternate space
+        tint = DictionaryObject({NameObject(k): v for k, v in {
+            "/FunctionType": NumberObject(2),
+            "/Domain": ArrayObject([NumberObject(0), NumberObject(1)]),
+            "/C0": ArrayObject([NumberObject(1)] * 3),
+            "/C1": ArrayObject([NumberObject(1)] * 3), "/N": NumberObject(1)}.items()})
+        return ArrayObject([NameObject("/Separation"), NameObject("/Spot2"),
+                            NameObject("/DeviceRGB"), tint])
+
+    def ps_spot() -> Any:  # a PostScript calculator function: black, not evaluated
+        from pypdf.generic import DecodedStreamObject
+
+        f = DecodedStreamObject()
+        f.set_data(b"{ pop 0 0 0 }")
+        f.update({NameObject("/FunctionType"): NumberObject(4),
+                  NameObject("/Domain"): ArrayObject([NumberObject(0), NumberObject(1)]),
+                  NameObject("/Range"): ArrayObject([NumberObject(0), NumberObject(1)] * 3)})
+        return ArrayObject([NameObject("/Separation"), NameObject("/Spot3"),
+                            NameObject("/DeviceRGB"), w._add_object(f)])
+
     page_ops(w, b"")
     res = w.pages[0]["/Resources"].get_object()
     res[NameObject("/Pattern")] = DictionaryObject({
@@ -2871,6 +2891,7 @@ def _colour_spaces(w: Any) -> None:
     res[NameObject("/ColorSpace")] = DictionaryObject({
         NameObject("/Pat"): ArrayObject([NameObject("/Pattern")]),
         NameObject("/Spot"): separation("/Spot"), NameObject("/NoInk"): separation("/None"),
+        NameObject("/WhiteSpot"): white_spot(), NameObject("/PSSpot"): ps_spot(),
         # entry 0 white, entry 1 black
         NameObject("/Ix"): ArrayObject([NameObject("/Indexed"), NameObject("/DeviceRGB"),
                                         NumberObject(1),
@@ -2896,9 +2917,13 @@ def _colour_spaces(w: Any) -> None:
     (b"/CRGB cs 1 1 1 sc", False),     # calibrated white
     (b"/CGray cs 0 sc", True),         # calibrated black
     (b"1 Tr /Ix CS 0 SC", False),      # outlines stroked in an indexed white
+    (b"/WhiteSpot cs 1 scn", False),   # full ink, which its tint transform makes white
+    (b"/WhiteSpot cs", False),         # its initial tint, 1: white as well
+    (b"/PSSpot cs 1 scn", False),      # a tint transform not evaluated (here: black)
 ], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint",
         "stroke-tint-0", "stroke-tint-1", "fill-and-stroke", "indexed-white",
-        "indexed-black", "lab-white", "calrgb-white", "calgray-black", "stroke-indexed"])
+        "indexed-black", "lab-white", "calrgb-white", "calgray-black", "stroke-indexed",
+        "spot-white", "spot-white-initial", "spot-postscript"])
 def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, shown):
     """Text filled (or, in render modes 1 and 2, stroked) with a pattern (whose cells may
     paint anything or nothing) or with no ink of a Separation is not counted as visible;
@@ -2915,6 +2940,7 @@ def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, s
                     str(tmp_path / "area")], check=True)
     pgm = (tmp_path / "area.pgm").read_bytes().split(b"\n", 3)[3]
     drawn = sum(1 for b in pgm if b < 160) > 50
-    assert drawn is (shown or fill == b"/Pat cs /P1 scn"), fill
-    badge_seen_or_refused(pdf, shown, "not follow" if b"P" in fill else "white" if any(
-        k in fill for k in (b"Ix", b"Lab", b"CRGB")) else "no ink")
+    assert drawn is (shown or fill in (b"/Pat cs /P1 scn", b"/PSSpot cs 1 scn")), fill
+    badge_seen_or_refused(pdf, shown, "not follow" if b"Pat" in fill else "not evaluate"
+                          if b"PSSpot" in fill else "white" if any(
+        k in fill for k in (b"Ix", b"Lab", b"CRGB", b"White")) else "no ink")
