@@ -506,7 +506,22 @@ _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceRGB": 3, "/RGB": 3, "/DeviceCMYK":
 
 
 #: Colour spaces that are not gray, RGB or CMYK but followed (see :func:`_components`).
-PATTERN, INKS, NO_INK, LAB, INDEXED = -1, -2, -3, -4, -5
+PATTERN, INKS, NO_INK, LAB, INDEXED, ICC = -1, -2, -3, -4, -5, -6
+
+
+def _profile(space: Any) -> Tuple[int, Any]:
+    """An ``[/ICCBased stream]`` space's components and the function from its colours to
+    their luminance through its profile (:func:`pith_tex.icc.luminance`; None when the
+    profile is not followed)."""
+    from .icc import MAX_PROFILE, luminance
+
+    stream = space[1].get_object()
+    n = int(stream["/N"])
+    try:
+        data = stream.get_data()
+    except Exception:
+        return n, None
+    return n, (luminance(data, n) if len(data) <= MAX_PROFILE else None)
 
 
 def _palette(name: Any, resources: Any) -> Optional[Tuple[int, bytes]]:
@@ -514,21 +529,25 @@ def _palette(name: Any, resources: Any) -> Optional[Tuple[int, bytes]]:
     try:
         space = resources["/ColorSpace"][name].get_object()
         base = space[1].get_object()
+        lum = None
         if isinstance(base, list) and base and base[0] == "/ICCBased":
-            n = int(base[1].get_object()["/N"])
+            n, lum = _profile(base)
+            if lum is None:  # its entries are painted through a profile not followed
+                return (n, None)
         else:
             n = _DEVICE.get(str(base), 0)
         table = space[3].get_object()
         data = table.get_data() if hasattr(table, "get_data") else bytes(
             getattr(table, "original_bytes", b"") or str(table).encode("latin-1"))
-        return (n, bytes(data[:256 * 4])) if n in (1, 3, 4) else None
+        return (n, (bytes(data[:256 * 4]), lum)) if n in (1, 3, 4) else None
     except Exception:
         return None
 
 
-#: The darkness of a colour in a Separation or DeviceN space whose tint transform is not
-#: evaluated: it may map full ink to white (an alternate space viewers paint with).
-UNKNOWN_INK = -1.0
+#: The darkness of a colour that is not followed: a Separation or DeviceN space whose
+#: tint transform is not evaluated (it may map full ink to white, in the alternate space
+#: viewers paint with), an ICC-based one whose profile is not (it may paint 0 white).
+UNFOLLOWED_COLOUR = -1.0
 
 
 def _tints(name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
@@ -541,13 +560,16 @@ def _tints(name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
         if isinstance(inks, list) and len(inks) != 1:
             return None
         alternate = space[2].get_object()
+        lum = None
         if isinstance(alternate, list) and alternate and alternate[0] == "/ICCBased":
-            n = int(alternate[1].get_object()["/N"])
+            n, lum = _profile(alternate)
+            if lum is None:
+                return None
         else:
             n = _DEVICE.get(str(alternate), 0)
         function = space[3].get_object()
-        return (n, function) if n in (1, 3, 4) and _evaluate(function, 0.0) is not None \
-            else None
+        return (n, (function, lum)) if n in (1, 3, 4) and _evaluate(
+            function, 0.0) is not None else None
     except Exception:
         return None
 
@@ -595,20 +617,33 @@ def _colour_in(space: int, palette: Optional[Tuple[int, Any]],
             if args and all(float(v) == 0 for v in args):
                 return 0.0
             if palette is None or len(args) != 1:
-                return UNKNOWN_INK
-            n, function = palette
+                return UNFOLLOWED_COLOUR
+            n, (function, lum) = palette
             out = _evaluate(function, float(args[0]))
-            return _darkness(out) if out is not None and len(out) == n else UNKNOWN_INK
+            if out is None or len(out) != n:
+                return UNFOLLOWED_COLOUR
+            return (1.0 - lum([min(1.0, max(0.0, v)) for v in out]) if lum is not None
+                    else _darkness(out))
         if space == LAB and len(args) == 3:  # L* from 0 (black) to 100 (white)
             return 1.0 - min(100.0, max(0.0, float(args[0]))) / 100
         if space == INDEXED and palette is not None and len(args) == 1:
-            n, table = palette
+            n, look = palette
+            if look is None:
+                return UNFOLLOWED_COLOUR
+            table, lum = look
             i = int(float(args[0]))
             entry = table[i * n:(i + 1) * n]
-            return _darkness([b / 255 for b in entry]) if len(entry) == n else None
+            if len(entry) != n:
+                return None
+            return (1.0 - lum([b / 255 for b in entry]) if lum is not None
+                    else _darkness([b / 255 for b in entry]))
+        if space == ICC:  # through its profile, when that is followed
+            if palette is None or palette[1] is None or len(args) != palette[0]:
+                return UNFOLLOWED_COLOUR
+            return 1.0 - palette[1]([min(1.0, max(0.0, float(v))) for v in args])
     except (TypeError, ValueError, OverflowError, KeyError, ZeroDivisionError):
-        if space == INKS:
-            return UNKNOWN_INK
+        if space in (INKS, ICC):
+            return UNFOLLOWED_COLOUR
     return None
 
 
@@ -626,8 +661,7 @@ def _components(name: Any, resources: Any) -> int:
         if str(space) in _DEVICE:
             return _DEVICE[str(space)]
         if isinstance(space, list) and space and space[0] == "/ICCBased":
-            n = int(space[1].get_object()["/N"])
-            return n if n in (1, 3, 4) else 0
+            return ICC
         if isinstance(space, list) and space and space[0] in ("/CalGray", "/CalRGB"):
             return 1 if space[0] == "/CalGray" else 3
         if isinstance(space, list) and space and space[0] == "/Lab":
@@ -646,6 +680,22 @@ def _components(name: Any, resources: Any) -> int:
     return 0
 
 
+def _space_data(space: int, name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
+    """What the colours of the space *name* (code *space*, :func:`_components`) are read
+    with: an Indexed space's lookup table, a Separation's tint transform, an ICC-based
+    space's profile."""
+    if space == INDEXED:
+        return _palette(name, resources)
+    if space == INKS:
+        return _tints(name, resources)
+    if space == ICC:
+        try:
+            return _profile(resources["/ColorSpace"][name].get_object())
+        except Exception:
+            return None
+    return None
+
+
 def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Optional[str]:
     """Why text painted (*way*: "fill" or "stroke") in colour space *space* and colour
     *colour* leaves nothing a reader sees (a pattern is not followed), or None."""
@@ -653,9 +703,12 @@ def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Option
         return "%sed with a pattern, which pith-tex does not follow" % way.rstrip("e")
     if space in (INKS, NO_INK) and colour == 0.0:
         return "no ink (a Separation or DeviceN at tint 0, or its colorant /None)"
-    if space == INKS and colour == UNKNOWN_INK:
+    if space == INKS and colour == UNFOLLOWED_COLOUR:
         return ("in a Separation or DeviceN colour whose tint transform pith-tex does not "
                 "evaluate (viewers paint it in its alternate space, white or not)")
+    if colour == UNFOLLOWED_COLOUR:
+        return ("in an ICC-based colour whose profile pith-tex does not follow (viewers "
+                "paint through it, white or not)")
     if colour is not None and colour < 0.1:
         return ("a white fill colour" if way == "fill" else
                 "a white stroke colour (render mode %d strokes only)" % tr)
@@ -1090,15 +1143,14 @@ class Scanner:
         colour is black.  Any other space: the colour is not followed."""
         gs = self.gs[-1]
         gs.space = _components(args[0], self.resources[-1])
-        gs.palette = (_palette(args[0], self.resources[-1]) if gs.space == INDEXED
-                      else _tints(args[0], self.resources[-1]) if gs.space == INKS
-                      else None)
+        gs.palette = _space_data(gs.space, args[0], self.resources[-1])
         # the initial colour: black (Lab: L* 0; Indexed: entry 0); a Separation's or
         # DeviceN's initial tints are 1, full ink
         gs.fill = _colour_in(gs.space, gs.palette, [0] * 3 if gs.space == LAB else [0]) if (
             gs.space in (LAB, INDEXED)) else 1.0 if gs.space > 0 else (
             0.0 if gs.space == NO_INK else _colour_in(gs.space, gs.palette, [1])
-            if gs.space == INKS else None)
+            if gs.space == INKS else _colour_in(gs.space, gs.palette, [0] * (
+                gs.palette[0] if gs.palette else 1)) if gs.space == ICC else None)
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         gs = self.gs[-1]  # sc/scn: in the spaces followed (_colour_in)
@@ -1114,14 +1166,14 @@ class Scanner:
         gs = self.gs[-1]
         if op == b"CS":
             space = gs.stroke_space = _components(args[0], self.resources[-1])
-            gs.stroke_palette = (_palette(args[0], self.resources[-1])
-                                 if space == INDEXED else _tints(args[0], self.resources[-1])
-                                 if space == INKS else None)
+            gs.stroke_palette = _space_data(space, args[0], self.resources[-1])
             gs.stroke = _colour_in(space, gs.stroke_palette,
                                    [0] * 3 if space == LAB else [0]) if (
                 space in (LAB, INDEXED)) else 1.0 if space > 0 else (
                 0.0 if space == NO_INK else _colour_in(space, gs.stroke_palette, [1])
-                if space == INKS else None)
+                if space == INKS else _colour_in(space, gs.stroke_palette, [0] * (
+                    gs.stroke_palette[0] if gs.stroke_palette else 1))
+                if space == ICC else None)
             return
         gs.stroke = _colour_in(gs.stroke_space, gs.stroke_palette, args)
 
