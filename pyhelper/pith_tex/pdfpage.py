@@ -626,7 +626,9 @@ def _colour_in(space: int, palette: Optional[Tuple[int, Any]],
                     else _darkness(out))
         if space == LAB and len(args) == 3:  # L* from 0 (black) to 100 (white)
             return 1.0 - min(100.0, max(0.0, float(args[0]))) / 100
-        if space == INDEXED and palette is not None and len(args) == 1:
+        if space == INDEXED and palette is None:  # a lookup table or base not read
+            return UNFOLLOWED_COLOUR
+        if space == INDEXED and len(args) == 1:
             n, look = palette
             if look is None:
                 return UNFOLLOWED_COLOUR
@@ -663,7 +665,7 @@ def _components(name: Any, resources: Any) -> int:
         if isinstance(space, list) and space and space[0] == "/ICCBased":
             return ICC
         if isinstance(space, list) and space and space[0] in ("/CalGray", "/CalRGB"):
-            return 1 if space[0] == "/CalGray" else 3
+            return ICC  # read through its gamma and matrix, as a profile
         if isinstance(space, list) and space and space[0] == "/Lab":
             return LAB
         if isinstance(space, list) and len(space) == 4 and space[0] in ("/Indexed", "/I"):
@@ -680,6 +682,22 @@ def _components(name: Any, resources: Any) -> int:
     return 0
 
 
+def _calibrated(space: Any) -> Tuple[int, Any]:
+    """A CalGray or CalRGB space's components and the luminance of its colours: Y of
+    ``A^Gamma`` (CalGray), of ``/Matrix`` times ``(A^GR, B^GG, C^GB)`` (CalRGB), as
+    viewers paint them (a matrix may make red white)."""
+    d = space[1].get_object()
+    if space[0] == "/CalGray":
+        g = float(d.get("/Gamma", 1))
+        return 1, ((lambda v: min(1.0, max(0.0, v[0] ** g))) if g > 0 else None)
+    gammas = [float(x) for x in d.get("/Gamma", [1, 1, 1])]
+    m = [float(x) for x in d.get("/Matrix", [1, 0, 0, 0, 1, 0, 0, 0, 1])]
+    if len(gammas) != 3 or len(m) != 9 or not all(x > 0 for x in gammas):
+        return 3, None
+    return 3, lambda v: min(1.0, max(0.0, sum(m[3 * i + 1] * v[i] ** gammas[i]
+                                               for i in range(3))))
+
+
 def _space_data(space: int, name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
     """What the colours of the space *name* (code *space*, :func:`_components`) are read
     with: an Indexed space's lookup table, a Separation's tint transform, an ICC-based
@@ -690,7 +708,9 @@ def _space_data(space: int, name: Any, resources: Any) -> Optional[Tuple[int, An
         return _tints(name, resources)
     if space == ICC:
         try:
-            return _profile(resources["/ColorSpace"][name].get_object())
+            found = resources["/ColorSpace"][name].get_object()
+            return _calibrated(found) if found[0] in ("/CalGray", "/CalRGB") else _profile(
+                found)
         except Exception:
             return None
     return None
@@ -707,8 +727,8 @@ def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Option
         return ("in a Separation or DeviceN colour whose tint transform pith-tex does not "
                 "evaluate (viewers paint it in its alternate space, white or not)")
     if colour == UNFOLLOWED_COLOUR:
-        return ("in an ICC-based colour whose profile pith-tex does not follow (viewers "
-                "paint through it, white or not)")
+        return ("in a colour pith-tex does not follow (an ICC profile, a calibrated space or "
+                "an indexed one it does not read: viewers paint through it, white or not)")
     if colour is not None and colour < 0.1:
         return ("a white fill colour" if way == "fill" else
                 "a white stroke colour (render mode %d strokes only)" % tr)

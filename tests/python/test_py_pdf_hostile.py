@@ -2927,7 +2927,12 @@ def _colour_spaces(w: Any) -> None:
                                         ByteStringObject(b"\xff\xff\xff\x00\x00\x00")]),
         NameObject("/Lab"): ArrayObject([NameObject("/Lab"), white]),
         NameObject("/CRGB"): ArrayObject([NameObject("/CalRGB"), white]),
-        NameObject("/CGray"): ArrayObject([NameObject("/CalGray"), white])})
+        NameObject("/CGray"): ArrayObject([NameObject("/CalGray"), white]),
+        # a matrix that takes red to the white point: red is painted white
+        NameObject("/RedWhite"): ArrayObject([NameObject("/CalRGB"), DictionaryObject({
+            NameObject("/WhitePoint"): white["/WhitePoint"],
+            NameObject("/Matrix"): ArrayObject([FloatObject(v) for v in (
+                0.9505, 1, 1.089, 0, 0, 0, 0, 0, 0)])})])})
 
 
 @pytest.mark.parametrize("fill, shown", [
@@ -2954,11 +2959,14 @@ def _colour_spaces(w: Any) -> None:
     (b"/Gray cs 0 sc", True),          # black through a plain gray profile
     (b"/Gray cs 1 sc", False),         # and white
     (b"/OddICC cs 0 sc", False),       # a profile not followed
+    (b"/RedWhite cs 1 0 0 sc", False),  # red, which its matrix makes white
+    (b"/RedWhite cs 0 1 0 sc", True),  # green, which it makes black
 ], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint",
         "stroke-tint-0", "stroke-tint-1", "fill-and-stroke", "indexed-white",
         "indexed-black", "lab-white", "calrgb-white", "calgray-black", "stroke-indexed",
         "spot-white", "spot-white-initial", "spot-postscript", "icc-inverted",
-        "icc-inverted-initial", "icc-black", "icc-white", "icc-not-followed"])
+        "icc-inverted-initial", "icc-black", "icc-white", "icc-not-followed",
+        "calrgb-red-white", "calrgb-green-black"])
 def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, shown):
     """Text filled (or, in render modes 1 and 2, stroked) with a pattern (whose cells may
     paint anything or nothing) or with no ink of a Separation is not counted as visible;
@@ -2980,3 +2988,4 @@ def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, s
     badge_seen_or_refused(pdf, shown, "not follow" if b"Pat" in fill or b"Odd" in fill
                           else "not evaluate" if b"PSSpot" in fill else "white" if any(
         k in fill for k in (b"Ix", b"Lab", b"CRGB", b"White", b"Gray")) else "no ink")
+    # (every "white" above is a white fill colour, in whatever space)
