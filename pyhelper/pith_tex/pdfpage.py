@@ -607,7 +607,9 @@ def _evaluate(function: Any, x: float, depth: int = 0) -> Optional[List[float]]:
 def _colour_in(space: int, palette: Optional[Tuple[int, Any]],
                args: List[Any]) -> Optional[float]:
     """The darkness of the colour *args* of an sc/scn (SC/SCN) in *space*, or None when
-    it is not followed."""
+    it is not followed (:data:`UNFOLLOWED_COLOUR` when it may be white)."""
+    if space == 0:  # a space not known (poppler keeps the colour before a bad ``cs``)
+        return UNFOLLOWED_COLOUR
     try:
         if space > 0:
             return _darkness(args) if len(args) == space else None
@@ -727,8 +729,9 @@ def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Option
         return ("in a Separation or DeviceN colour whose tint transform pith-tex does not "
                 "evaluate (viewers paint it in its alternate space, white or not)")
     if colour == UNFOLLOWED_COLOUR:
-        return ("in a colour pith-tex does not follow (an ICC profile, a calibrated space or "
-                "an indexed one it does not read: viewers paint through it, white or not)")
+        return ("in a colour pith-tex does not follow (an ICC profile, a calibrated, "
+                "indexed or unknown space it does not read: viewers paint it their way, "
+                "white or not)")
     if colour is not None and colour < 0.1:
         return ("a white fill colour" if way == "fill" else
                 "a white stroke colour (render mode %d strokes only)" % tr)
@@ -1170,7 +1173,8 @@ class Scanner:
             gs.space in (LAB, INDEXED)) else 1.0 if gs.space > 0 else (
             0.0 if gs.space == NO_INK else _colour_in(gs.space, gs.palette, [1])
             if gs.space == INKS else _colour_in(gs.space, gs.palette, [0] * (
-                gs.palette[0] if gs.palette else 1)) if gs.space == ICC else None)
+                gs.palette[0] if gs.palette else 1)) if gs.space == ICC else None
+            if gs.space == PATTERN else UNFOLLOWED_COLOUR)  # a space not known
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         gs = self.gs[-1]  # sc/scn: in the spaces followed (_colour_in)
@@ -1193,7 +1197,7 @@ class Scanner:
                 0.0 if space == NO_INK else _colour_in(space, gs.stroke_palette, [1])
                 if space == INKS else _colour_in(space, gs.stroke_palette, [0] * (
                     gs.stroke_palette[0] if gs.stroke_palette else 1))
-                if space == ICC else None)
+                if space == ICC else None if space == PATTERN else UNFOLLOWED_COLOUR)
             return
         gs.stroke = _colour_in(gs.stroke_space, gs.stroke_palette, args)
 
