@@ -1178,6 +1178,8 @@ class Scanner:
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         gs = self.gs[-1]  # sc/scn: in the spaces followed (_colour_in)
+        if gs.space > 0 and len(args) != gs.space:
+            return  # viewers refuse it and keep the colour (poppler: 1 g 0 0 0 sc is white)
         gs.fill = _colour_in(gs.space, gs.palette, args)
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
@@ -1199,6 +1201,8 @@ class Scanner:
                     gs.stroke_palette[0] if gs.stroke_palette else 1))
                 if space == ICC else None if space == PATTERN else UNFOLLOWED_COLOUR)
             return
+        if gs.stroke_space > 0 and len(args) != gs.stroke_space:
+            return  # refused by viewers: the colour stays
         gs.stroke = _colour_in(gs.stroke_space, gs.stroke_palette, args)
 
     def _ext_gstate(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:

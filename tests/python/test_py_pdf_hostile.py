@@ -2962,12 +2962,15 @@ def _colour_spaces(w: Any) -> None:
     (b"/RedWhite cs 1 0 0 sc", False),  # red, which its matrix makes white
     (b"/RedWhite cs 0 1 0 sc", True),  # green, which it makes black
     (b"1 g /Missing cs", False),       # poppler keeps the white before a bad space
+    (b"1 g 0 0 0 sc", False),          # three values for gray: refused, white stays
+    (b"0 g 1 1 1 sc", True),           # (and black stays)
 ], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint",
         "stroke-tint-0", "stroke-tint-1", "fill-and-stroke", "indexed-white",
         "indexed-black", "lab-white", "calrgb-white", "calgray-black", "stroke-indexed",
         "spot-white", "spot-white-initial", "spot-postscript", "icc-inverted",
         "icc-inverted-initial", "icc-black", "icc-white", "icc-not-followed",
-        "calrgb-red-white", "calrgb-green-black", "unknown-space"])
+        "calrgb-red-white", "calrgb-green-black", "unknown-space", "sc-count-white",
+        "sc-count-black"])
 def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, shown):
     """Text filled (or, in render modes 1 and 2, stroked) with a pattern (whose cells may
     paint anything or nothing) or with no ink of a Separation is not counted as visible;
@@ -2989,5 +2992,5 @@ def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, s
     badge_seen_or_refused(pdf, shown, "not follow" if any(
         k in fill for k in (b"Pat", b"Odd", b"Missing"))
                           else "not evaluate" if b"PSSpot" in fill else "white" if any(
-        k in fill for k in (b"Ix", b"Lab", b"CRGB", b"White", b"Gray")) else "no ink")
+        k in fill for k in (b"Ix", b"Lab", b"CRGB", b"White", b"Gray", b"g 0 0 0 sc")) else "no ink")
     # (every "white" above is a white fill colour, in whatever space)
