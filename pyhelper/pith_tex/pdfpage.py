@@ -481,6 +481,14 @@ class _GState:
 
 
 _SHOW = {b"Tj", b"TJ", b"'", b'"'}
+#: The operands each operator takes (PDF 32000-1, annex A): with fewer, poppler stops
+#: drawing the content stream there (pdf.js skips the one operator).
+_ARITY = {b"BDC": 2, b"BMC": 1, b"c": 6, b"cm": 6, b"CS": 1, b"cs": 1, b"d": 2, b"d0": 2,
+          b"d1": 6, b"Do": 1, b"DP": 2, b"G": 1, b"g": 1, b"gs": 1, b"i": 1, b"j": 1,
+          b"J": 1, b"K": 4, b"k": 4, b"l": 2, b"m": 2, b"M": 1, b"MP": 1, b"re": 4,
+          b"RG": 3, b"rg": 3, b"ri": 1, b"sh": 1, b"Tc": 1, b"TD": 2, b"Td": 2, b"Tf": 2,
+          b"TJ": 1, b"Tj": 1, b"TL": 1, b"Tm": 6, b"Tr": 1, b"Ts": 1, b"Tw": 1, b"Tz": 1,
+          b"v": 4, b"w": 1, b"y": 4, b"'": 1, b'"': 3}
 _FILL = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 _STROKE = {b"S", b"s"}
 
@@ -698,6 +706,17 @@ def _calibrated(space: Any) -> Tuple[int, Any]:
         return 3, None
     return 3, lambda v: min(1.0, max(0.0, sum(m[3 * i + 1] * v[i] ** gammas[i]
                                                for i in range(3))))
+
+
+_COMPONENTS = {b"g": 1, b"rg": 3, b"k": 4, b"G": 1, b"RG": 3, b"K": 4}
+
+
+def _operands(op: bytes, args: List[Any]) -> Optional[List[Any]]:
+    """The operands a viewer takes for ``g``/``rg``/``k`` (``G``/``RG``/``K``): the last
+    ones when there are too many (poppler: ``0 0 1 g`` is white), None (the operator
+    ignored) when too few."""
+    n = _COMPONENTS[op]
+    return None if len(args) < n else args[-n:]
 
 
 def _space_data(space: int, name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
@@ -1071,6 +1090,10 @@ class Scanner:
         self.ops += 1
         if self.ops > MAX_OPERATIONS:
             raise TooComplex("more than %d content operations on page 1" % MAX_OPERATIONS)
+        if len(args) < _ARITY.get(op, 0):
+            raise Unfollowed("its content gives the operator %s too few operands (%d): "
+                             "poppler stops drawing the content there, other viewers go on"
+                             % (op.decode("latin-1")[:8], len(args)))
         handler = self._handlers.get(op)
         if handler is None:  # cm, ET, ...: nothing to follow here
             return
@@ -1157,8 +1180,10 @@ class Scanner:
             gs.dash = tuple(values)
 
     def _colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        self.gs[-1].fill = _darkness(args)
-        self.gs[-1].space = len(args)
+        args = _operands(op, args)
+        if args is not None:
+            self.gs[-1].fill = _darkness(args)
+            self.gs[-1].space = len(args)
 
     def _colour_space(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``cs``: a device space by name (``/DeviceGray cs 1 sc`` is white), or a named
@@ -1183,8 +1208,10 @@ class Scanner:
         gs.fill = _colour_in(gs.space, gs.palette, args)
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        self.gs[-1].stroke = _darkness(args)
-        self.gs[-1].stroke_space = len(args)
+        args = _operands(op, args)
+        if args is not None:
+            self.gs[-1].stroke = _darkness(args)
+            self.gs[-1].stroke_space = len(args)
 
     def _other_stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``CS``, ``SC``, ``SCN``: the stroke colour, as ``cs``, ``sc``, ``scn`` set the

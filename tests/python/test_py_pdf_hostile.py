@@ -829,6 +829,19 @@ def test_a_clip_is_followed_by_its_shape(honest, tmp_path, clip, shown):
     badge_seen_or_refused(pdf, shown, "clipped")
 
 
+@pytest.mark.parametrize("ops", [b"1 1 rg", b"5 m", b"10 Tf", b"1 0 0 1 0 cm"])
+def test_an_operator_with_too_few_operands_is_not_checked(honest, tmp_path, ops):
+    """An operator given too few operands before the badge: poppler stops drawing the
+    content stream there (no badge), pdf.js skips the one operator (the badge): what a
+    reader sees depends on the viewer."""
+    pdf = tampered(honest.get("hide"), tmp_path / "few.pdf",
+                   lambda w: page_ops(w, b"q %s Q\n" % ops + text_ops(CLAIMED)))
+    assert _rendered(pdf, tmp_path) == _rendered(honest.get("hide"), tmp_path)
+    code, doc, err = verify(pdf)
+    assert code == 3, doc
+    assert "too few operands" in check(doc, "badge")["detail"], doc
+
+
 @pytest.mark.parametrize("tm, before, shown", [
     (b"0.01 0 0 1 100 100", b"", False),     # squeezed to 1 % of its width by Tm
     (b"1 0 0 1 100 100", b"0.02 0 0 1 0 0 cm", False),  # ... by the CTM
@@ -2964,13 +2977,14 @@ def _colour_spaces(w: Any) -> None:
     (b"1 g /Missing cs", False),       # poppler keeps the white before a bad space
     (b"1 g 0 0 0 sc", False),          # three values for gray: refused, white stays
     (b"0 g 1 1 1 sc", True),           # (and black stays)
+    (b"0 0 1 g", False),               # too many operands: poppler takes the last, white
 ], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint",
         "stroke-tint-0", "stroke-tint-1", "fill-and-stroke", "indexed-white",
         "indexed-black", "lab-white", "calrgb-white", "calgray-black", "stroke-indexed",
         "spot-white", "spot-white-initial", "spot-postscript", "icc-inverted",
         "icc-inverted-initial", "icc-black", "icc-white", "icc-not-followed",
         "calrgb-red-white", "calrgb-green-black", "unknown-space", "sc-count-white",
-        "sc-count-black"])
+        "sc-count-black", "g-too-many"])
 def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, shown):
     """Text filled (or, in render modes 1 and 2, stroked) with a pattern (whose cells may
     paint anything or nothing) or with no ink of a Separation is not counted as visible;
@@ -2992,5 +3006,5 @@ def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, s
     badge_seen_or_refused(pdf, shown, "not follow" if any(
         k in fill for k in (b"Pat", b"Odd", b"Missing"))
                           else "not evaluate" if b"PSSpot" in fill else "white" if any(
-        k in fill for k in (b"Ix", b"Lab", b"CRGB", b"White", b"Gray", b"g 0 0 0 sc")) else "no ink")
+        k in fill for k in (b"Ix", b"Lab", b"CRGB", b"White", b"Gray", b"g 0 0 0 sc", b"0 0 1 g")) else "no ink")
     # (every "white" above is a white fill colour, in whatever space)
