@@ -1090,10 +1090,15 @@ class Scanner:
         self.ops += 1
         if self.ops > MAX_OPERATIONS:
             raise TooComplex("more than %d content operations on page 1" % MAX_OPERATIONS)
-        if len(args) < _ARITY.get(op, 0):
-            raise Unfollowed("its content gives the operator %s too few operands (%d): "
-                             "poppler stops drawing the content there, other viewers go on"
-                             % (op.decode("latin-1")[:8], len(args)))
+        need = _ARITY.get(op)
+        if need is not None and len(args) != need and not (
+                len(args) > need and op in _COMPONENTS):
+            raise Unfollowed(
+                ("its content gives the operator %s too few operands (%d): poppler stops "
+                 "drawing the content there, other viewers go on" if len(args) < need else
+                 "its content gives the operator %s too many operands (%d): viewers take "
+                 "the last ones, the text extraction the first")
+                % (op.decode("latin-1")[:8], len(args)))
         handler = self._handlers.get(op)
         if handler is None:  # cm, ET, ...: nothing to follow here
             return

@@ -842,6 +842,19 @@ def test_an_operator_with_too_few_operands_is_not_checked(honest, tmp_path, ops)
     assert "too few operands" in check(doc, "badge")["detail"], doc
 
 
+def test_a_show_with_two_strings_is_not_checked(honest, tmp_path):
+    """``(badge) (other) Tj``: poppler and pdf.js show the last string, the text
+    extraction read the first (the badge, verified; the other number unseen)."""
+    ops = b"BT /FPT 10 Tf 100 100 Td (%s) (%s) Tj ET\n" % (CLAIMED.encode(), OTHER.encode())
+    pdf = tampered(honest.get("hide"), tmp_path / "two.pdf", lambda w: page_ops(w, ops))
+    shown = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"],
+                           capture_output=True, text=True).stdout
+    assert N2 in shown and N not in shown, shown
+    code, doc, err = verify(pdf)
+    assert code == 3, doc
+    assert "too many operands" in check(doc, "badge")["detail"], doc
+
+
 @pytest.mark.parametrize("tm, before, shown", [
     (b"0.01 0 0 1 100 100", b"", False),     # squeezed to 1 % of its width by Tm
     (b"1 0 0 1 100 100", b"0.02 0 0 1 0 0 cm", False),  # ... by the CTM
