@@ -310,30 +310,35 @@ def read_claims(path: str) -> PdfClaims:
     readers: List[Any] = []
     with _quiet_pypdf() as reports, _no_gc_in_command():
         claims = _read_claims(data, reports, readers)
-    _check_cross_references(data, readers, reports)
+        stale = _stale(data, readers)
+    _check_cross_references(reports, stale)
     return claims
 
 
-def _check_cross_references(data: bytes, readers: List[Any], reports: _Duplicates) -> None:
+def _stale(data: bytes, readers: List[Any]) -> Optional[str]:
+    """Why an object pypdf read is not the one the newest cross-reference section gives
+    (:func:`pith_tex.pdfxref.stale_objects`), or None."""
+    if not readers:
+        return None
+    from .pdfxref import Unfollowable, stale_objects
+
+    try:
+        return stale_objects(data, readers[0])
+    except Unfollowable as e:
+        return "its cross-reference sections could not be followed (%s)" % e
+    except Exception as e:  # pypdf's parser on bytes that are not what they seemed
+        return "its cross-reference sections could not be followed (%s)" % type(e).__name__
+
+
+def _check_cross_references(reports: _Duplicates, stale: Optional[str]) -> None:
     """Raise :class:`UnreadablePdf` when what pypdf read is not what the cross-reference
     data leads to: pypdf had to repair it, or read an object an incremental update freed
-    or replaced (:func:`pith_tex.pdfxref.stale_objects`)."""
+    or replaced (*stale*)."""
     if reports.repaired:
         raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to repair "
                             "it: rebuild it by scanning the file, or search the file for an "
                             "object it does not lead to; viewers repair it their own way, or "
                             "cannot open it): what they show cannot be vouched for")
-    if not readers:
-        return
-    from .pdfxref import Unfollowable, stale_objects
-
-    try:
-        with _quiet_pypdf():
-            stale = stale_objects(data, readers[0])
-    except Unfollowable as e:
-        stale = "its cross-reference sections could not be followed (%s)" % e
-    except Exception as e:  # pypdf's parser on bytes that are not what they seemed
-        stale = "its cross-reference sections could not be followed (%s)" % type(e).__name__
     if stale is not None:
         raise UnreadablePdf("the PDF's incremental updates read two ways: %s; what viewers "
                             "show cannot be vouched for" % stale)
@@ -351,7 +356,8 @@ def read_claims_showing(path: str, number: str
         with _no_gc_in_command():
             claims = _read_claims(data, reports, readers)
         shown, unread = _shows(readers[0], data, number)
-    _check_cross_references(data, readers, reports)
+        stale = _stale(data, readers)
+    _check_cross_references(reports, stale)
     return claims, shown, unread
 
 

@@ -167,6 +167,18 @@ def _section(data: bytes, reader: Any, pos: int, entries: bool
     return trailer, section
 
 
+def _newest_trailer(data: bytes, reader: Any, pos: int) -> Any:
+    """The trailer dictionary of the section at *pos*: a cross-reference stream pypdf
+    has read is taken from its cache (what TeX writes: nothing parsed twice)."""
+    head = re.compile(rb"%s*([0-9]+)%s+([0-9]+)%s+obj" % (_WS, _WS, _WS)).match(data, pos)
+    if head is not None:
+        cached = getattr(reader, "resolved_objects", {}).get(
+            (int(head.group(2)), int(head.group(1))))
+        if cached is not None and hasattr(cached, "get"):
+            return cached
+    return _section(data, reader, pos, False)[0]
+
+
 def _newest_entries(data: bytes, reader: Any, first: int) -> Dict[int, Entry]:
     """Each number's entry in the newest section that has one, from the section at
     *first* back along /Prev."""
@@ -209,7 +221,7 @@ def stale_objects(data: bytes, reader: Any) -> Optional[str]:
     if m is None:
         raise Unfollowable("no startxref")
     first = int(m.group(1))
-    if not _int(_section(data, reader, first, False)[0].get("/Prev")):
+    if not _int(_newest_trailer(data, reader, first).get("/Prev")):
         return None  # one section (and its /XRefStm): nothing older to survive
     newest = _newest_entries(data, reader, first)
     for gen, num in sorted(getattr(reader, "resolved_objects", {})):
