@@ -136,8 +136,23 @@ class UnreadablePdf(Exception):
 
 
 #: What pypdf logs when the cross-reference data does not lead to the objects and it
-#: rebuilds the table by scanning the file (every release since the floor).
-_REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer")
+#: finds them another way (the format strings, every release since the floor): it
+#: rebuilds the table by scanning the file; or, for one object whose entry points
+#: elsewhere or is missing, takes the *first* ``N G obj`` it finds in the file (poppler
+#: rebuilds the table then, and takes the last); or drops entries, trailers, object
+#: stream entries or the /Root it cannot read (and guesses a catalog).  Readers repair
+#: each their own way, so what they show is not what was checked.
+_REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
+            "Object ID %(idnum)d,%(generation)d ref repaired",
+            "Object %(idnum)d %(generation)d found",
+            "Object %(idnum)d %(generation)d not defined",
+            "Ignoring wrong pointing object", "entry %(num)d in Xref table invalid",
+            "Xref table not zero-indexed", "Invalid/Truncated xref table",
+            "Invalid parent xref", "found startxref pointing to a previous revision",
+            "Previous trailer cannot be read", "XRef object at",
+            "Invalid /N", "Invalid object number", "Invalid stream (index",
+            'Cannot find "/Root"', "Invalid Root object", "Searching object with",
+            "Root found at", "Possible root found at")
 
 
 class _Duplicates(logging.Handler):
@@ -292,13 +307,41 @@ def read_claims(path: str) -> PdfClaims:
     """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
+    readers: List[Any] = []
     with _quiet_pypdf() as reports, _no_gc_in_command():
-        claims = _read_claims(data, reports)
-    if reports.repaired:
-        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to rebuild "
-                            "it by scanning the file; viewers rebuild it their own way, or "
-                            "cannot open it): what they show cannot be vouched for")
+        claims = _read_claims(data, reports, readers)
+        stale = _stale(data, readers)
+    _check_cross_references(reports, stale)
     return claims
+
+
+def _stale(data: bytes, readers: List[Any]) -> Optional[str]:
+    """Why an object pypdf read is not the one the newest cross-reference section gives
+    (:func:`pith_tex.pdfxref.stale_objects`), or None."""
+    if not readers:
+        return None
+    from .pdfxref import Unfollowable, stale_objects
+
+    try:
+        return stale_objects(data, readers[0])
+    except Unfollowable as e:
+        return "its cross-reference sections could not be followed (%s)" % e
+    except Exception as e:  # pypdf's parser on bytes that are not what they seemed
+        return "its cross-reference sections could not be followed (%s)" % type(e).__name__
+
+
+def _check_cross_references(reports: _Duplicates, stale: Optional[str]) -> None:
+    """Raise :class:`UnreadablePdf` when what pypdf read is not what the cross-reference
+    data leads to: pypdf had to repair it, or read an object an incremental update freed
+    or replaced (*stale*)."""
+    if reports.repaired:
+        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to repair "
+                            "it: rebuild it by scanning the file, or search the file for an "
+                            "object it does not lead to; viewers repair it their own way, or "
+                            "cannot open it): what they show cannot be vouched for")
+    if stale is not None:
+        raise UnreadablePdf("the PDF's incremental updates read two ways: %s; what viewers "
+                            "show cannot be vouched for" % stale)
 
 
 def read_claims_showing(path: str, number: str
@@ -313,10 +356,8 @@ def read_claims_showing(path: str, number: str
         with _no_gc_in_command():
             claims = _read_claims(data, reports, readers)
         shown, unread = _shows(readers[0], data, number)
-    if reports.repaired:
-        raise UnreadablePdf("the PDF's cross-reference data is broken (pypdf had to rebuild "
-                            "it by scanning the file; viewers rebuild it their own way, or "
-                            "cannot open it): what they show cannot be vouched for")
+        stale = _stale(data, readers)
+    _check_cross_references(reports, stale)
     return claims, shown, unread
 
 
@@ -758,7 +799,8 @@ def _qr_check(claims: PdfClaims, number: str) -> Check:
                      "if its include came from an older pith-tex, %s"
                      % (qr_text(number), how, _FETCH))
     g = good[0]
-    crop, tol, module = page.crop, 0.5 / page.unit, g.module * page.unit  # points
+    # points (a /UserUnit above 1 does not enlarge it: poppler ignores the unit)
+    crop, tol, module = page.crop, 0.5 / page.unit, g.module * min(page.unit, 1.0)
     if not (crop[0] - tol <= g.box[0] and g.box[2] <= crop[2] + tol
             and crop[1] - tol <= g.box[1] and g.box[3] <= crop[3] + tol):
         return Check("qr", FAIL, "the QR code of %s lies (partly) outside page 1's crop box"

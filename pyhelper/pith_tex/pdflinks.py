@@ -212,9 +212,9 @@ def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
     from .pdfpage import _off_groups
 
     base = _base(page)
-    off = _off_groups(page)
     found: List[Link] = []
     try:
+        off = _off_groups(page)
         annots = page.get("/Annots")
         annots = list(annots.get_object() if annots is not None else [])
         if len(annots) > MAX_LINKS:  # one not looked at could lie over the badge

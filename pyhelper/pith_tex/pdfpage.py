@@ -106,6 +106,66 @@ def inside(box: Box, x: float, y: float, tol: float = 0.5) -> bool:
     return box[0] - tol <= x <= box[2] + tol and box[1] - tol <= y <= box[3] + tol
 
 
+def _axis_box(pts: List[Tuple[float, float]]) -> Optional[Box]:
+    """The box of the quadrilateral *pts* when its sides are upright (a rectangle not
+    turned, or turned by quarters), else None."""
+    for k in range(4):
+        (px, py), (qx, qy) = pts[k], pts[(k + 1) % 4]
+        if abs(px - qx) > 1e-6 and abs(py - qy) > 1e-6:
+            return None
+    return bbox(pts)
+
+
+def _turning(pts: List[Tuple[float, float]]) -> int:
+    """+1 for a quadrilateral drawn counter-clockwise, -1 clockwise, 0 flat."""
+    area = sum(pts[k][0] * pts[(k + 1) % 4][1] - pts[(k + 1) % 4][0] * pts[k][1]
+               for k in range(4))
+    return (area > 0) - (area < 0)
+
+
+#: Overlapping rectangles of one clipping path worked out cell by cell, at most this many.
+MAX_CLIP_RECTS = 16
+
+
+def _clip_region(rects: List[Tuple[Box, int]], evenodd: bool) -> Optional[List[Box]]:
+    """The area the clipping path made of the upright rectangles *rects* (each with its
+    turning) encloses, as boxes, by the nonzero winding rule (``W``) or the even-odd
+    one (``W*``): a rectangle inside another cuts a hole with ``W*``, or with ``W`` when
+    drawn the other way round.  None when there are too many overlapping ones to work
+    out."""
+    def overlap(a: Box, b: Box) -> bool:
+        return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+    if not any(overlap(rects[i][0], rects[j][0])
+               for i in range(len(rects)) for j in range(i)):
+        return [b for b, _ in rects]  # apart: their union, by either rule
+    if len(rects) > MAX_CLIP_RECTS:
+        return None
+    xs = sorted({v for b, _ in rects for v in (b[0], b[2])})
+    ys = sorted({v for b, _ in rects for v in (b[1], b[3])})
+    out: List[Box] = []
+    open_runs: Dict[Tuple[float, float], Box] = {}
+    for j in range(len(ys) - 1):
+        cy = (ys[j] + ys[j + 1]) / 2
+        runs: List[Tuple[float, float]] = []
+        for i in range(len(xs) - 1):
+            cx = (xs[i] + xs[i + 1]) / 2
+            w = sum(t for b, t in rects if b[0] < cx < b[2] and b[1] < cy < b[3])
+            if (w % 2 == 1) if evenodd else w != 0:
+                if runs and runs[-1][1] == xs[i]:
+                    runs[-1] = (runs[-1][0], xs[i + 1])
+                else:
+                    runs.append((xs[i], xs[i + 1]))
+        now: Dict[Tuple[float, float], Box] = {}
+        for run in runs:  # a run under one of the same extent grows it
+            prev = open_runs.pop(run, None)
+            now[run] = (run[0], prev[1] if prev else ys[j], run[1], ys[j + 1])
+        out.extend(open_runs.values())
+        open_runs = now
+    out.extend(open_runs.values())
+    return out
+
+
 def intersect(a: Box, b: Box) -> Box:
     return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
 
@@ -329,7 +389,7 @@ class _GState:
     __slots__ = ("tr", "size", "clip", "fill", "stroke", "stroke_space", "width", "cap",
                  "hscale", "rise", "space", "palette", "stroke_palette", "parts", "fill_alpha", "stroke_alpha", "char_space", "font",
                  "font_unfollowed", "metrics", "word_space", "leading",
-                 "dash", "smask", "transfer", "blend", "text_clip")
+                 "dash", "smask", "transfer", "blend", "text_clip", "shape_clip")
 
     def __init__(self, tr: int, size: float, clip: Box, fill: Optional[float],
                  stroke: Optional[float] = 1.0, width: float = 1.0, cap: int = 0,
@@ -341,8 +401,10 @@ class _GState:
         self.stroke = stroke  # the same, for strokes
         self.stroke_space = 1  # the same as space, for strokes
         #: An Indexed fill (stroke) space's base components and lookup table.
-        self.palette: Optional[Tuple[int, bytes]] = None
-        self.stroke_palette: Optional[Tuple[int, bytes]] = None
+        #: (A Separation's or DeviceN's: its alternate space's components and tint
+        #: transform, :func:`_tints`.)
+        self.palette: Optional[Tuple[int, Any]] = None
+        self.stroke_palette: Optional[Tuple[int, Any]] = None
         self.width = width  # line width, user space
         self.cap = cap  # line cap style
         self.hscale = hscale  # Tz, per cent
@@ -376,6 +438,10 @@ class _GState:
         #: to 7): what is painted in it shows only inside glyph shapes pith-tex does not
         #: know.
         self.text_clip = False
+        #: The clipping path has a shape pith-tex does not follow (lines, curves, a
+        #: turned rectangle, rectangles whose overlaps its winding rule cuts out in a
+        #: way not worked out): what is painted in it may be cut anywhere.
+        self.shape_clip = False
 
     def masked(self) -> Optional[str]:
         return self.smask or self.transfer or self.blend
@@ -401,6 +467,7 @@ class _GState:
         gs.transfer = self.transfer
         gs.blend = self.blend
         gs.text_clip = self.text_clip
+        gs.shape_clip = self.shape_clip
         return gs
 
     def shows(self, *points: Tuple[float, float], tol: float = 0.5) -> bool:
@@ -414,6 +481,14 @@ class _GState:
 
 
 _SHOW = {b"Tj", b"TJ", b"'", b'"'}
+#: The operands each operator takes (PDF 32000-1, annex A): with fewer, poppler stops
+#: drawing the content stream there (pdf.js skips the one operator).
+_ARITY = {b"BDC": 2, b"BMC": 1, b"c": 6, b"cm": 6, b"CS": 1, b"cs": 1, b"d": 2, b"d0": 2,
+          b"d1": 6, b"Do": 1, b"DP": 2, b"G": 1, b"g": 1, b"gs": 1, b"i": 1, b"j": 1,
+          b"J": 1, b"K": 4, b"k": 4, b"l": 2, b"m": 2, b"M": 1, b"MP": 1, b"re": 4,
+          b"RG": 3, b"rg": 3, b"ri": 1, b"sh": 1, b"Tc": 1, b"TD": 2, b"Td": 2, b"Tf": 2,
+          b"TJ": 1, b"Tj": 1, b"TL": 1, b"Tm": 6, b"Tr": 1, b"Ts": 1, b"Tw": 1, b"Tz": 1,
+          b"v": 4, b"w": 1, b"y": 4, b"'": 1, b'"': 3}
 _FILL = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 _STROKE = {b"S", b"s"}
 
@@ -439,7 +514,22 @@ _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceRGB": 3, "/RGB": 3, "/DeviceCMYK":
 
 
 #: Colour spaces that are not gray, RGB or CMYK but followed (see :func:`_components`).
-PATTERN, INKS, NO_INK, LAB, INDEXED = -1, -2, -3, -4, -5
+PATTERN, INKS, NO_INK, LAB, INDEXED, ICC = -1, -2, -3, -4, -5, -6
+
+
+def _profile(space: Any) -> Tuple[int, Any]:
+    """An ``[/ICCBased stream]`` space's components and the function from its colours to
+    their luminance through its profile (:func:`pith_tex.icc.luminance`; None when the
+    profile is not followed)."""
+    from .icc import MAX_PROFILE, luminance
+
+    stream = space[1].get_object()
+    n = int(stream["/N"])
+    try:
+        data = stream.get_data()
+    except Exception:
+        return n, None
+    return n, (luminance(data, n) if len(data) <= MAX_PROFILE else None)
 
 
 def _palette(name: Any, resources: Any) -> Optional[Tuple[int, bytes]]:
@@ -447,38 +537,125 @@ def _palette(name: Any, resources: Any) -> Optional[Tuple[int, bytes]]:
     try:
         space = resources["/ColorSpace"][name].get_object()
         base = space[1].get_object()
+        lum = None
         if isinstance(base, list) and base and base[0] == "/ICCBased":
-            n = int(base[1].get_object()["/N"])
+            n, lum = _profile(base)
+            if lum is None:  # its entries are painted through a profile not followed
+                return (n, None)
         else:
             n = _DEVICE.get(str(base), 0)
         table = space[3].get_object()
         data = table.get_data() if hasattr(table, "get_data") else bytes(
             getattr(table, "original_bytes", b"") or str(table).encode("latin-1"))
-        return (n, bytes(data[:256 * 4])) if n in (1, 3, 4) else None
+        return (n, (bytes(data[:256 * 4]), lum)) if n in (1, 3, 4) else None
     except Exception:
         return None
 
 
-def _colour_in(space: int, palette: Optional[Tuple[int, bytes]],
+#: The darkness of a colour that is not followed: a Separation or DeviceN space whose
+#: tint transform is not evaluated (it may map full ink to white, in the alternate space
+#: viewers paint with), an ICC-based one whose profile is not (it may paint 0 white).
+UNFOLLOWED_COLOUR = -1.0
+
+
+def _tints(name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
+    """A Separation's or one-colorant DeviceN's alternate space (its gray, RGB or CMYK
+    components) and tint transform, when that is a function pith-tex evaluates (type 2,
+    or type 3 stitching type 2 ones); else None."""
+    try:
+        space = resources["/ColorSpace"][name].get_object()
+        inks = space[1].get_object()
+        if isinstance(inks, list) and len(inks) != 1:
+            return None
+        alternate = space[2].get_object()
+        lum = None
+        if isinstance(alternate, list) and alternate and alternate[0] == "/ICCBased":
+            n, lum = _profile(alternate)
+            if lum is None:
+                return None
+        else:
+            n = _DEVICE.get(str(alternate), 0)
+        function = space[3].get_object()
+        return (n, (function, lum)) if n in (1, 3, 4) and _evaluate(
+            function, 0.0) is not None else None
+    except Exception:
+        return None
+
+
+def _evaluate(function: Any, x: float, depth: int = 0) -> Optional[List[float]]:
+    """The outputs of a type 2 (exponential) function, or a type 3 one stitching such
+    functions, at *x*; None for any other function."""
+    kind = int(function.get("/FunctionType", -1))
+    domain = [float(v) for v in function.get("/Domain", [0, 1])][:2]
+    if len(domain) == 2:
+        x = min(max(x, domain[0]), domain[1])
+    if kind == 2:
+        c0 = [float(v) for v in function.get("/C0", [0.0])]
+        c1 = [float(v) for v in function.get("/C1", [1.0])]
+        e = float(function["/N"])
+        if len(c0) != len(c1) or not (x > 0 or e > 0):
+            return None
+        t = x ** e if x > 0 else 0.0
+        return [a + t * (b - a) for a, b in zip(c0, c1)]
+    if kind == 3 and depth == 0 and len(domain) == 2:
+        subs = [f.get_object() for f in function["/Functions"]][:64]
+        bounds = [float(v) for v in function.get("/Bounds", [])]
+        encode = [float(v) for v in function["/Encode"]]
+        if len(bounds) != len(subs) - 1 or len(encode) != 2 * len(subs):
+            return None
+        k = sum(1 for b in bounds if x >= b)
+        lo = domain[0] if k == 0 else bounds[k - 1]
+        hi = domain[1] if k == len(subs) - 1 else bounds[k]
+        e0, e1 = encode[2 * k], encode[2 * k + 1]
+        y = e0 if hi == lo else e0 + (x - lo) * (e1 - e0) / (hi - lo)
+        return _evaluate(subs[k], y, 1)
+    return None
+
+
+def _colour_in(space: int, palette: Optional[Tuple[int, Any]],
                args: List[Any]) -> Optional[float]:
     """The darkness of the colour *args* of an sc/scn (SC/SCN) in *space*, or None when
-    it is not followed."""
+    it is not followed (:data:`UNFOLLOWED_COLOUR` when it may be white)."""
+    if space == 0:  # a space not known (poppler keeps the colour before a bad ``cs``)
+        return UNFOLLOWED_COLOUR
     try:
         if space > 0:
             return _darkness(args) if len(args) == space else None
         if space == NO_INK:
             return 0.0
-        if space == INKS:  # no ink laid down is white; some ink, of unknown darkness
-            return 0.0 if args and all(float(v) == 0 for v in args) else None
+        if space == INKS:  # no ink laid down is white; some ink, as viewers paint it
+            if args and all(float(v) == 0 for v in args):
+                return 0.0
+            if palette is None or len(args) != 1:
+                return UNFOLLOWED_COLOUR
+            n, (function, lum) = palette
+            out = _evaluate(function, float(args[0]))
+            if out is None or len(out) != n:
+                return UNFOLLOWED_COLOUR
+            return (1.0 - lum([min(1.0, max(0.0, v)) for v in out]) if lum is not None
+                    else _darkness(out))
         if space == LAB and len(args) == 3:  # L* from 0 (black) to 100 (white)
             return 1.0 - min(100.0, max(0.0, float(args[0]))) / 100
-        if space == INDEXED and palette is not None and len(args) == 1:
-            n, table = palette
+        if space == INDEXED and palette is None:  # a lookup table or base not read
+            return UNFOLLOWED_COLOUR
+        if space == INDEXED and len(args) == 1:
+            n, look = palette
+            if look is None:
+                return UNFOLLOWED_COLOUR
+            table, lum = look
             i = int(float(args[0]))
             entry = table[i * n:(i + 1) * n]
-            return _darkness([b / 255 for b in entry]) if len(entry) == n else None
-    except (TypeError, ValueError, OverflowError):
-        pass
+            if len(entry) != n:
+                return None
+            return (1.0 - lum([b / 255 for b in entry]) if lum is not None
+                    else _darkness([b / 255 for b in entry]))
+        if space == ICC:  # through its profile, when that is followed
+            if palette is None or palette[1] is None or len(args) != palette[0]:
+                return UNFOLLOWED_COLOUR
+            return 1.0 - palette[1]([min(1.0, max(0.0, float(v))) for v in args])
+    except (TypeError, ValueError, OverflowError, KeyError, ZeroDivisionError):
+        if space in (INKS, ICC):
+            return UNFOLLOWED_COLOUR
     return None
 
 
@@ -496,10 +673,9 @@ def _components(name: Any, resources: Any) -> int:
         if str(space) in _DEVICE:
             return _DEVICE[str(space)]
         if isinstance(space, list) and space and space[0] == "/ICCBased":
-            n = int(space[1].get_object()["/N"])
-            return n if n in (1, 3, 4) else 0
+            return ICC
         if isinstance(space, list) and space and space[0] in ("/CalGray", "/CalRGB"):
-            return 1 if space[0] == "/CalGray" else 3
+            return ICC  # read through its gamma and matrix, as a profile
         if isinstance(space, list) and space and space[0] == "/Lab":
             return LAB
         if isinstance(space, list) and len(space) == 4 and space[0] in ("/Indexed", "/I"):
@@ -516,6 +692,51 @@ def _components(name: Any, resources: Any) -> int:
     return 0
 
 
+def _calibrated(space: Any) -> Tuple[int, Any]:
+    """A CalGray or CalRGB space's components and the luminance of its colours: Y of
+    ``A^Gamma`` (CalGray), of ``/Matrix`` times ``(A^GR, B^GG, C^GB)`` (CalRGB), as
+    viewers paint them (a matrix may make red white)."""
+    d = space[1].get_object()
+    if space[0] == "/CalGray":
+        g = float(d.get("/Gamma", 1))
+        return 1, ((lambda v: min(1.0, max(0.0, v[0] ** g))) if g > 0 else None)
+    gammas = [float(x) for x in d.get("/Gamma", [1, 1, 1])]
+    m = [float(x) for x in d.get("/Matrix", [1, 0, 0, 0, 1, 0, 0, 0, 1])]
+    if len(gammas) != 3 or len(m) != 9 or not all(x > 0 for x in gammas):
+        return 3, None
+    return 3, lambda v: min(1.0, max(0.0, sum(m[3 * i + 1] * v[i] ** gammas[i]
+                                               for i in range(3))))
+
+
+_COMPONENTS = {b"g": 1, b"rg": 3, b"k": 4, b"G": 1, b"RG": 3, b"K": 4}
+
+
+def _operands(op: bytes, args: List[Any]) -> Optional[List[Any]]:
+    """The operands a viewer takes for ``g``/``rg``/``k`` (``G``/``RG``/``K``): the last
+    ones when there are too many (poppler: ``0 0 1 g`` is white), None (the operator
+    ignored) when too few."""
+    n = _COMPONENTS[op]
+    return None if len(args) < n else args[-n:]
+
+
+def _space_data(space: int, name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
+    """What the colours of the space *name* (code *space*, :func:`_components`) are read
+    with: an Indexed space's lookup table, a Separation's tint transform, an ICC-based
+    space's profile."""
+    if space == INDEXED:
+        return _palette(name, resources)
+    if space == INKS:
+        return _tints(name, resources)
+    if space == ICC:
+        try:
+            found = resources["/ColorSpace"][name].get_object()
+            return _calibrated(found) if found[0] in ("/CalGray", "/CalRGB") else _profile(
+                found)
+        except Exception:
+            return None
+    return None
+
+
 def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Optional[str]:
     """Why text painted (*way*: "fill" or "stroke") in colour space *space* and colour
     *colour* leaves nothing a reader sees (a pattern is not followed), or None."""
@@ -523,6 +744,13 @@ def _unpainted(space: int, colour: Optional[float], way: str, tr: int) -> Option
         return "%sed with a pattern, which pith-tex does not follow" % way.rstrip("e")
     if space in (INKS, NO_INK) and colour == 0.0:
         return "no ink (a Separation or DeviceN at tint 0, or its colorant /None)"
+    if space == INKS and colour == UNFOLLOWED_COLOUR:
+        return ("in a Separation or DeviceN colour whose tint transform pith-tex does not "
+                "evaluate (viewers paint it in its alternate space, white or not)")
+    if colour == UNFOLLOWED_COLOUR:
+        return ("in a colour pith-tex does not follow (an ICC profile, a calibrated, "
+                "indexed or unknown space it does not read: viewers paint it their way, "
+                "white or not)")
     if colour is not None and colour < 0.1:
         return ("a white fill colour" if way == "fill" else
                 "a white stroke colour (render mode %d strokes only)" % tr)
@@ -629,6 +857,9 @@ class Scanner:
         # Sizes are judged in points, and the half-point tolerance of the crop box and
         # clipping tests is half a point whatever the page's /UserUnit.
         self.unit = unit
+        #: Sizes count a /UserUnit below 1 (Acrobat shrinks the page) but not one above
+        #: (poppler ignores it: the badge is drawn at its nominal size there).
+        self.size_unit = min(unit, 1.0)
         self.tol = 0.5 / unit
         self.off = off  # the optional content groups (object numbers) that are off
         self.layers: List[bool] = []  # per open marked-content sequence: is it hidden?
@@ -643,6 +874,7 @@ class Scanner:
         self.path_curved = False
         self.segments: List[Tuple[Tuple[float, float], Tuple[float, float], float]] = []
         self.clip_next = False
+        self.clip_evenodd = False
         self.ops = 0
         self.rects: List[Rect] = []
         self.other_paint: List[Box] = []
@@ -724,18 +956,25 @@ class Scanner:
                 self.other_paint.append(bbox(self.path))
         if self.clip_next and self.path:
             gs.clip = intersect(gs.clip, bbox(self.path))
-            if self.path_rects and not self.path_curved and not any(
-                    sk for _, sk in self.path_rects):
-                new = [bbox(pts) for pts, _ in self.path_rects]
-            else:  # a curved clip: followed as its bounding box
-                new = [bbox(self.path)]
-            parts = [intersect(a, b) for a in new for b in (gs.parts or (gs.clip,))]
-            parts = [b for b in parts if b[0] <= b[2] and b[1] <= b[3]]
-            if not parts:  # nothing left to paint in
-                parts = [(math.inf, math.inf, -math.inf, -math.inf)]
-            # too many to follow: the bounding box (what was followed before)
-            gs.parts = tuple(parts) if len(parts) <= 64 else ()
+            boxes = [] if self.path_curved else [_axis_box(pts) for pts, _ in self.path_rects]
+            new = None
+            if boxes and all(b is not None for b in boxes):
+                new = _clip_region([(b, _turning(pts)) for b, (pts, _) in
+                                    zip(boxes, self.path_rects)],  # type: ignore[misc]
+                                   self.clip_evenodd)
+            if new is None:  # its shape is not followed (its bounding box over-reaches)
+                gs.shape_clip = True
+            else:
+                parts = [intersect(a, b) for a in new for b in (gs.parts or (gs.clip,))]
+                parts = [b for b in parts if b[0] <= b[2] and b[1] <= b[3]]
+                if not parts:  # nothing left to paint in
+                    parts = [(math.inf, math.inf, -math.inf, -math.inf)]
+                if len(parts) <= 64:
+                    gs.parts = tuple(parts)
+                else:  # too many to follow (their bounding box would over-reach)
+                    gs.shape_clip = True
         self.clip_next = False
+        self.clip_evenodd = False
         self.path = []
         self.path_rects = []
         self.path_curved = False
@@ -785,7 +1024,7 @@ class Scanner:
         crop box alone is the ``qr`` check's own test, with its own message), or the
         clipping path holds glyph outlines (nothing under it is followed)."""
         gs = self.gs[-1]
-        if gs.text_clip:
+        if gs.text_clip or gs.shape_clip:
             return True
         if gs.clip == self.crop and not gs.parts:
             return False
@@ -802,7 +1041,7 @@ class Scanner:
         if len(self.base) > 1 and not all(math.isfinite(x) for x in self.base[-1]):
             return "an unreadable form matrix"
         m = mul(tm, self._m(cm))
-        size = abs(gs.size) * math.hypot(m[2], m[3]) * self.unit
+        size = abs(gs.size) * math.hypot(m[2], m[3]) * self.size_unit
         if not size >= MIN_FONT_PT:
             return "%.2g pt, smaller than %g pt" % (size, MIN_FONT_PT)
         if abs(gs.hscale) < 50:
@@ -838,6 +1077,10 @@ class Scanner:
         if gs.text_clip:
             return ("clipped to the outlines of text shown in render modes 4 to 7, which "
                     "pith-tex does not follow")
+        if gs.shape_clip:
+            return ("clipped to a path not made of upright rectangles (lines, curves, a "
+                    "turned rectangle) or whose rectangles overlap, which pith-tex does "
+                    "not follow")
         if not gs.shows((x, y), tol=self.tol):
             return "clipped away"
         return None
@@ -847,6 +1090,15 @@ class Scanner:
         self.ops += 1
         if self.ops > MAX_OPERATIONS:
             raise TooComplex("more than %d content operations on page 1" % MAX_OPERATIONS)
+        need = _ARITY.get(op)
+        if need is not None and len(args) != need and not (
+                len(args) > need and op in _COMPONENTS):
+            raise Unfollowed(
+                ("its content gives the operator %s too few operands (%d): poppler stops "
+                 "drawing the content there, other viewers go on" if len(args) < need else
+                 "its content gives the operator %s too many operands (%d): viewers take "
+                 "the last ones, the text extraction the first")
+                % (op.decode("latin-1")[:8], len(args)))
         handler = self._handlers.get(op)
         if handler is None:  # cm, ET, ...: nothing to follow here
             return
@@ -875,6 +1127,7 @@ class Scanner:
 
     def _clip(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self.clip_next = True
+        self.clip_evenodd = op == b"W*"
 
     def _paint(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         self._end_path(op, cm)
@@ -932,8 +1185,10 @@ class Scanner:
             gs.dash = tuple(values)
 
     def _colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        self.gs[-1].fill = _darkness(args)
-        self.gs[-1].space = len(args)
+        args = _operands(op, args)
+        if args is not None:
+            self.gs[-1].fill = _darkness(args)
+            self.gs[-1].space = len(args)
 
     def _colour_space(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``cs``: a device space by name (``/DeviceGray cs 1 sc`` is white), or a named
@@ -941,21 +1196,27 @@ class Scanner:
         colour is black.  Any other space: the colour is not followed."""
         gs = self.gs[-1]
         gs.space = _components(args[0], self.resources[-1])
-        gs.palette = (_palette(args[0], self.resources[-1]) if gs.space == INDEXED
-                      else None)
+        gs.palette = _space_data(gs.space, args[0], self.resources[-1])
         # the initial colour: black (Lab: L* 0; Indexed: entry 0); a Separation's or
-        # DeviceN's initial tints are 1, full ink of unknown darkness
+        # DeviceN's initial tints are 1, full ink
         gs.fill = _colour_in(gs.space, gs.palette, [0] * 3 if gs.space == LAB else [0]) if (
             gs.space in (LAB, INDEXED)) else 1.0 if gs.space > 0 else (
-            0.0 if gs.space == NO_INK else None)
+            0.0 if gs.space == NO_INK else _colour_in(gs.space, gs.palette, [1])
+            if gs.space == INKS else _colour_in(gs.space, gs.palette, [0] * (
+                gs.palette[0] if gs.palette else 1)) if gs.space == ICC else None
+            if gs.space == PATTERN else UNFOLLOWED_COLOUR)  # a space not known
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         gs = self.gs[-1]  # sc/scn: in the spaces followed (_colour_in)
+        if gs.space > 0 and len(args) != gs.space:
+            return  # viewers refuse it and keep the colour (poppler: 1 g 0 0 0 sc is white)
         gs.fill = _colour_in(gs.space, gs.palette, args)
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
-        self.gs[-1].stroke = _darkness(args)
-        self.gs[-1].stroke_space = len(args)
+        args = _operands(op, args)
+        if args is not None:
+            self.gs[-1].stroke = _darkness(args)
+            self.gs[-1].stroke_space = len(args)
 
     def _other_stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``CS``, ``SC``, ``SCN``: the stroke colour, as ``cs``, ``sc``, ``scn`` set the
@@ -963,13 +1224,17 @@ class Scanner:
         gs = self.gs[-1]
         if op == b"CS":
             space = gs.stroke_space = _components(args[0], self.resources[-1])
-            gs.stroke_palette = (_palette(args[0], self.resources[-1])
-                                 if space == INDEXED else None)
+            gs.stroke_palette = _space_data(space, args[0], self.resources[-1])
             gs.stroke = _colour_in(space, gs.stroke_palette,
                                    [0] * 3 if space == LAB else [0]) if (
                 space in (LAB, INDEXED)) else 1.0 if space > 0 else (
-                0.0 if space == NO_INK else None)
+                0.0 if space == NO_INK else _colour_in(space, gs.stroke_palette, [1])
+                if space == INKS else _colour_in(space, gs.stroke_palette, [0] * (
+                    gs.stroke_palette[0] if gs.stroke_palette else 1))
+                if space == ICC else None if space == PATTERN else UNFOLLOWED_COLOUR)
             return
+        if gs.stroke_space > 0 and len(args) != gs.stroke_space:
+            return  # refused by viewers: the colour stays
         gs.stroke = _colour_in(gs.stroke_space, gs.stroke_palette, args)
 
     def _ext_gstate(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
@@ -1197,6 +1462,8 @@ class Scanner:
                 if not hasattr(props, "keys"):
                     props = self.resources[-1]["/Properties"].raw_get(props)
                 hidden = _is_off(props, self.off)
+            except Unfollowed:
+                raise
             except Exception:
                 hidden = False
         elif op == b"BDC" and len(args) == 2:
@@ -1297,6 +1564,8 @@ class Scanner:
             if self.off and "/OC" in xobj:
                 try:
                     hidden = _is_off(xobj.raw_get("/OC"), self.off)
+                except Unfollowed:
+                    raise
                 except Exception:
                     hidden = False
             self.form_layers.append(len(self.layers))
@@ -1308,7 +1577,11 @@ class Scanner:
             gs = self.gs[-1].copy()
             try:
                 x0, y0, x1, y1 = (float(v) for v in xobj["/BBox"])
-                box = bbox([apply(self.base[-1], x, y) for x in (x0, x1) for y in (y0, y1)])
+                corners = [apply(self.base[-1], x, y)
+                           for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+                box = bbox(corners)
+                if _axis_box(corners) is None:  # turned: its bounding box over-reaches
+                    gs.shape_clip = True
                 if all(math.isfinite(v) for v in box):
                     gs.clip = intersect(gs.clip, box)
                     if gs.parts:
@@ -1428,34 +1701,112 @@ def _check_contents(page: Any) -> None:
                               % stream.get("/Filter"))
 
 
+#: Entries of a list of groups read (/OCGs, /ON, /OFF); a longer list is not followed.
+MAX_GROUPS = 10000
+
+
+def _group_list(value: Any, what: str) -> List[int]:
+    """The object numbers of the groups in the array *value* (``[]`` when absent).
+    Raises :class:`Unfollowed` for anything but an array of references to dictionaries:
+    viewers read such a list each their own way (poppler drops all optional content for
+    a null in /OCGs, keeps a group off after a null in /ON), so which layers are off is
+    not known."""
+    if value is None:
+        return []
+    items = value.get_object()
+    if not isinstance(items, list) or len(items) > MAX_GROUPS:
+        raise Unfollowed("its optional content configuration's %s is not an array of at "
+                         "most %d groups: which layers are off is not known"
+                         % (what, MAX_GROUPS))
+    out = []
+    for ref in items:
+        if not hasattr(ref, "idnum") or not isinstance(ref.get_object(), dict):
+            raise Unfollowed("its optional content configuration's %s holds %.40s, not a "
+                             "group: viewers read it differently, so which layers are off "
+                             "is not known" % (what, ref))
+        out.append(ref.idnum)
+    return out
+
+
 def _off_groups(page: Any) -> "frozenset[int]":
     """The optional content groups (object numbers) that the document's default
-    configuration switches off: what a viewer hides when it opens the file."""
+    configuration switches off: what a viewer hides when it opens the file.  Raises
+    :class:`Unfollowed` when the configuration is not one every viewer reads alike."""
     try:
-        props = page.pdf.trailer["/Root"]["/OCProperties"].get_object()
-        config = props["/D"].get_object()
-        if config.get("/BaseState") == "/OFF":
-            on = {r.idnum for r in config.get("/ON", [])}
-            return frozenset(r.idnum for r in props["/OCGs"] if r.idnum not in on)
-        return frozenset(r.idnum for r in config.get("/OFF", []))
-    except Exception:
-        return frozenset()
+        pdf = page.pdf  # a reader (the raw trailer's /Root), or a library caller's writer
+        root = (pdf.trailer["/Root"] if hasattr(pdf, "trailer") else pdf.root_object
+                ).get_object()
+        props = root.get("/OCProperties")
+        if props is None:
+            return frozenset()
+        props = props.get_object()
+        config = props.get("/D") if isinstance(props, dict) else None
+        if config is None:  # no default configuration: every group is on
+            return frozenset()
+        config = config.get_object()
+        if not isinstance(config, dict):
+            raise Unfollowed("its optional content configuration /D is not a dictionary")
+        base = config.get("/BaseState", "/ON")
+        # only the groups /OCGs lists are groups at all: poppler and pdf.js show content
+        # marked with any other (a box in one, "off" in /OFF, is drawn: it covers)
+        groups = _group_list(props.get("/OCGs"), "/OCGs")
+        if base == "/OFF":
+            on = set(_group_list(config.get("/ON"), "/ON"))
+            return frozenset(n for n in groups if n not in on)
+        if base not in ("/ON", "/Unchanged"):
+            raise Unfollowed("its optional content configuration's /BaseState is %.40s"
+                             % base)
+        return frozenset(_group_list(config.get("/OFF"), "/OFF")).intersection(groups)
+    except Unfollowed:
+        raise
+    except Exception as e:
+        raise Unfollowed("its optional content configuration cannot be read (%s): which "
+                         "layers are off is not known" % type(e).__name__)
+
+
+def _ve_shows(expr: Any, off: "frozenset[int]", depth: int) -> bool:
+    """Whether the visibility expression *expr* of a membership dictionary shows what it
+    marks: ``[/And|/Or|/Not operands...]``, each operand a group or an expression.
+    Raises :class:`Unfollowed` for anything else (and past 16 levels or 64 operands):
+    whether the content is shown, and so whether it hides what it covers, is not known."""
+    if hasattr(expr, "idnum"):  # a reference: a group, or an expression elsewhere
+        target = expr.get_object()
+        if isinstance(target, dict) and target.get("/Type") == "/OCG":
+            return expr.idnum not in off
+        expr = target
+    if isinstance(expr, list) and depth < 16 and 2 <= len(expr) <= 65:
+        op, args = expr[0], expr[1:]
+        if op == "/Not" and len(args) == 1:
+            return not _ve_shows(args[0], off, depth + 1)
+        if op == "/And":
+            return all([_ve_shows(a, off, depth + 1) for a in args])
+        if op == "/Or":
+            return any([_ve_shows(a, off, depth + 1) for a in args])
+    raise Unfollowed("a membership dictionary (/OCMD) on page 1 has a visibility "
+                     "expression (/VE) pith-tex cannot evaluate: whether what it marks is "
+                     "shown is not known")
 
 
 def _is_off(ref: Any, off: "frozenset[int]") -> bool:
     """Whether the group or membership dictionary *ref* is hidden (a membership
-    dictionary's /VE expression: counted as hidden, it is not followed)."""
+    dictionary by its /VE expression when it has one, else by its /OCGs and /P)."""
     if getattr(ref, "idnum", None) in off:
         return True
     d = ref.get_object()
     if d.get("/Type") != "/OCMD":
         return False
-    if "/VE" in d:
-        return True
+    if "/VE" in d:  # a visibility expression decides, not /OCGs and /P
+        return not _ve_shows(d["/VE"], off, 0)
     groups = d.get("/OCGs")
     groups = groups.get_object() if groups is not None else []
     refs = list(groups) if isinstance(groups, list) else [groups]
-    states = [getattr(g, "idnum", None) in off for g in refs[:64]]
+    if len(refs) > 64 or not all(hasattr(g, "idnum") and isinstance(g.get_object(), dict)
+                                 for g in refs):
+        # poppler skips a null (its other groups decide), another viewer may not
+        raise Unfollowed("a membership dictionary (/OCMD) on page 1 lists something else "
+                         "than its (at most 64) groups: whether what it marks is shown is "
+                         "not known")
+    states = [g.idnum in off for g in refs]
     policy = d.get("/P", "/AnyOn")
     if policy == "/AllOn":
         return any(states)
@@ -1541,6 +1892,14 @@ def scan_annotations(page: Any) -> Tuple[str, List[Box]]:
         normal = ap.get_object().get("/N") if hasattr(ap, "get_object") else None
         normal = normal.get_object() if normal is not None else None
         if normal is None:
+            # no appearance of its own: viewers make one (poppler and pdf.js fill a
+            # /Square with its /IC, write a /FreeText, paint a /Highlight...), all but a
+            # link's (its border, around the text) and a closed pop-up's
+            subtype = annot.get("/Subtype")
+            if subtype != "/Link" and (subtype != "/Popup" or annot.get("/Open") is True):
+                box = annot_rect(annot)
+                if box is not None:
+                    boxes.append(box)
             continue
         streams = [normal] if hasattr(normal, "get_data") else [
             v.get_object() for v in list(normal.values())[:64]] if hasattr(

@@ -13,7 +13,9 @@ from .console import echo
 
 def paper_files(directory: str) -> List[str]:
     """The PDFs and the include at the top of *directory*: ``verify .`` in a paper's
-    directory checks what the author built, not only saved resolver JSON."""
+    directory checks what the author built, not only saved resolver JSON.  Anything so
+    named but a directory is listed (a FIFO, a link to a device: refused, and said so,
+    when it is verified)."""
     from . import DEFAULT_INCLUDE_NAME
 
     try:
@@ -22,7 +24,7 @@ def paper_files(directory: str) -> List[str]:
         return []
     return [os.path.join(directory, n) for n in names
             if (n.lower().endswith(".pdf") or n == DEFAULT_INCLUDE_NAME)
-            and os.path.isfile(os.path.join(directory, n))]
+            and not os.path.isdir(os.path.join(directory, n))]
 
 
 def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool) -> int:

@@ -105,3 +105,25 @@ def test_a_resolver_answering_nan_is_could_not_check(tmp_path):
                         cwd=tmp_path, cache_dir=tmp_path / "c")
     assert r.rc == 3, (r.out, r.err)
     assert "not valid JSON" in r.err and not (tmp_path / "inc.tex").exists()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_fetch_refuses_an_answer_that_repeats_a_key(tmp_path, case):
+    """The resolver's answer says two things (``verify`` of the same bytes fails): fetch
+    wrote the include from the value Python kept, and said every check passed."""
+    from server import Reply, ResolverServer
+
+    kind, edit = CASES[case]
+    record = json.dumps(recorded.resolver_json(V), ensure_ascii=False)
+    bundle = json.dumps(recorded.bundle_json(V), ensure_ascii=False)
+    if kind == "record":
+        record = edit(record)
+    else:
+        bundle = edit(bundle)
+    with ResolverServer() as srv:
+        srv.record(V["number"], Reply(body=record.encode()))
+        srv.bundle(V["number"], Reply(body=bundle.encode()))
+        r = bounded.run(["fetch", V["number"], "--resolver", srv.url, "-o", "inc.tex"],
+                        cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert r.rc == 1, (r.out, r.err)
+    assert "repeats the key" in r.err and not (tmp_path / "inc.tex").exists()

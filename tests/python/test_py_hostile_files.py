@@ -165,6 +165,26 @@ def test_verify_dir_with_fifo_device_and_socket_one_line_each(tmp_path):
         assert by_name[name].startswith("ERROR ") and kind in by_name[name], by_name[name]
 
 
+def test_verify_dir_names_a_paper_pdf_or_include_that_is_not_a_regular_file(tmp_path):
+    """``verify DIR`` checks the paper's PDFs and include beside the JSON: a FIFO, or a
+    link to a device, named ``*.pdf`` or ``pith-number.tex`` is said (it was skipped
+    without a word, and ``1 file: 1 verified`` came out)."""
+    d = tmp_path / "paper"
+    d.mkdir()
+    (d / (N + ".json")).write_bytes(RECORD)
+    fifo(d / "main.pdf")
+    os.symlink("/dev/zero", d / "zero.pdf")
+    fifo(d / "pith-number.tex")
+    r = run(["verify", "paper"], tmp_path, tmp_path)
+    assert r.rc == 3, r
+    lines = r.out.splitlines()
+    assert lines[-1] == "4 files: 1 verified, 0 failed, 3 could not be checked", r
+    by_name = {ln.split()[1].rsplit("/", 1)[-1]: ln for ln in lines[:-1]}
+    for name, kind in [("main.pdf", "a FIFO"), ("zero.pdf", "a character device"),
+                       ("pith-number.tex", "a FIFO")]:
+        assert by_name[name].startswith("ERROR ") and kind in by_name[name], by_name[name]
+
+
 def test_newline_in_a_file_name_cannot_forge_a_report_line(tmp_path):
     d = tmp_path / "records"
     d.mkdir()
