@@ -1002,9 +1002,10 @@ def test_another_number_as_actual_text_fails(honest, tmp_path, how):
         page_ops(w, b"/Span %s BDC\n" % props + text_ops(CLAIMED) + b"EMC\n")
 
     pdf = tampered(honest.get("qr"), tmp_path / "a.pdf", edit)
-    # poppler follows an inline property list only; the PDF format allows a named one
-    # (/Properties), which other readers follow
-    assert (OTHER in poppler_reads(pdf)) == (how == "inline")
+    # Every poppler follows an inline property list; a named one (/Properties) only
+    # newer ones (26.07 does, 22.12 does not), and other readers do: no assertion there.
+    if how == "inline":
+        assert OTHER in poppler_reads(pdf)
     code, doc, err = verify(pdf)
     c = check(doc, "badge")
     assert code == 1 and "marked content gives %s" % OTHER in c["detail"], c
