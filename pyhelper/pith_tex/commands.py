@@ -108,7 +108,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     from .documents import parse_bundle_doc, parse_record_doc
     from .checks import Check, FAIL
     from .errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, UsageError, VerificationFailed,
-                         safe_name, show)
+                         safe_name)
     from .identifier import check_requested_year, parse_identifier
     from .include import IncludeData, check_output, write_include
     from .report import check_lines
@@ -178,14 +178,12 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         n, record_doc, bundle_doc, require_signature=require_signature,
         bundle_error=bundle_error,
         no_bundle_reason="the resolver has no bundle.json for it, so no receipt")
-    from .citations import duplicate_key
+    from .files import with_duplicate_key
 
     for body, what in ((rec_body, "resolver JSON"), (bun_body, "bundle.json")):
-        key = duplicate_key(body) if body is not None else None
-        if key is not None:  # as verify: Python keeps the last value, other readers the first
-            outcome = outcome._replace(checks=[*outcome.checks, Check(
-                "json", FAIL, "an object of the %s repeats the key %s: readers disagree on "
-                "what it says (the checks above read the last value)" % (what, show(key)))])
+        checked = with_duplicate_key(outcome, body, what)  # as verify of the same bytes
+        if checked is not outcome:
+            outcome = checked
             break
     shown = [_author_facing(c) for c in outcome.checks]
     year_error = None

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from . import canonical
-from .checks import FAIL, Check, FileOutcome
+from .checks import FAIL, Check, FileOutcome, Outcome
 from .documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
                         parse_record_doc, read_capped)
 from .errors import PithError, show
@@ -131,12 +131,21 @@ def verify_json_obj(
                                "Citation Record (schema: %s)" % citations.SCHEMA)
     except PithError as e:
         return FileOutcome(path, kind or "unknown", None, e.message, e.exit_code)
+    return FileOutcome(path, kind, with_duplicate_key(out, data, kind))
+
+
+def with_duplicate_key(out: Outcome, data: Optional[bytes], what: str) -> Outcome:
+    """*out* with a failed ``json`` check when the JSON *data* it was read from repeats a
+    key (Python keeps the last value; other readers, and eyes, the first); else *out*
+    itself.  Shared by ``verify`` and ``fetch``: the same bytes get the same verdict."""
+    from . import citations
+
     key = citations.duplicate_key(data) if data is not None else None
-    if key is not None:  # Python keeps the last value; other readers (and eyes) the first
-        out = out._replace(checks=[*out.checks, Check(
-            "json", FAIL, "an object repeats the key %s: readers disagree on what this %s "
-            "says (the checks above read the last value)" % (show(key), kind))])
-    return FileOutcome(path, kind, out)
+    if key is None:
+        return out
+    return out._replace(checks=[*out.checks, Check(
+        "json", FAIL, "an object repeats the key %s: readers disagree on what this %s "
+        "says (the checks above read the last value)" % (show(key), what))])
 
 
 #: Byte-order marks (UTF-8, UTF-16): an editor saved the include.
