@@ -711,12 +711,31 @@ def _calibrated(space: Any) -> Tuple[int, Any]:
 _COMPONENTS = {b"g": 1, b"rg": 3, b"k": 4, b"G": 1, b"RG": 3, b"K": 4}
 
 
-def _operands(op: bytes, args: List[Any]) -> Optional[List[Any]]:
+def _operands(op: bytes, args: List[Any]) -> List[Any]:
     """The operands a viewer takes for ``g``/``rg``/``k`` (``G``/``RG``/``K``): the last
-    ones when there are too many (poppler: ``0 0 1 g`` is white), None (the operator
-    ignored) when too few."""
-    n = _COMPONENTS[op]
-    return None if len(args) < n else args[-n:]
+    ones when there are too many (poppler: ``0 0 1 g`` is white).  Too few never get
+    here: :meth:`Scanner.before` refuses them (poppler stops drawing there)."""
+    return args[-_COMPONENTS[op]:]
+
+
+def _initial_colour(space: int, data: Optional[Tuple[int, Any]]) -> Optional[float]:
+    """The colour ``cs`` (``CS``) sets with the space *space* (:func:`_components`, its
+    *data* :func:`_space_data`): black (Lab: L* 0; Indexed: entry 0; ICC-based or
+    calibrated: all components 0), a Separation's or DeviceN's full ink (tints 1), none
+    for a pattern; a space not known: :data:`UNFOLLOWED_COLOUR`."""
+    if space > 0:
+        return 1.0
+    if space == LAB:
+        return _colour_in(space, data, [0] * 3)
+    if space == INDEXED:
+        return _colour_in(space, data, [0])
+    if space == NO_INK:
+        return 0.0
+    if space == INKS:
+        return _colour_in(space, data, [1])
+    if space == ICC:
+        return _colour_in(space, data, [0] * (data[0] if data else 1))
+    return None if space == PATTERN else UNFOLLOWED_COLOUR
 
 
 def _space_data(space: int, name: Any, resources: Any) -> Optional[Tuple[int, Any]]:
@@ -1186,9 +1205,8 @@ class Scanner:
 
     def _colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         args = _operands(op, args)
-        if args is not None:
-            self.gs[-1].fill = _darkness(args)
-            self.gs[-1].space = len(args)
+        self.gs[-1].fill = _darkness(args)
+        self.gs[-1].space = len(args)
 
     def _colour_space(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``cs``: a device space by name (``/DeviceGray cs 1 sc`` is white), or a named
@@ -1197,14 +1215,7 @@ class Scanner:
         gs = self.gs[-1]
         gs.space = _components(args[0], self.resources[-1])
         gs.palette = _space_data(gs.space, args[0], self.resources[-1])
-        # the initial colour: black (Lab: L* 0; Indexed: entry 0); a Separation's or
-        # DeviceN's initial tints are 1, full ink
-        gs.fill = _colour_in(gs.space, gs.palette, [0] * 3 if gs.space == LAB else [0]) if (
-            gs.space in (LAB, INDEXED)) else 1.0 if gs.space > 0 else (
-            0.0 if gs.space == NO_INK else _colour_in(gs.space, gs.palette, [1])
-            if gs.space == INKS else _colour_in(gs.space, gs.palette, [0] * (
-                gs.palette[0] if gs.palette else 1)) if gs.space == ICC else None
-            if gs.space == PATTERN else UNFOLLOWED_COLOUR)  # a space not known
+        gs.fill = _initial_colour(gs.space, gs.palette)
 
     def _other_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         gs = self.gs[-1]  # sc/scn: in the spaces followed (_colour_in)
@@ -1214,9 +1225,8 @@ class Scanner:
 
     def _stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         args = _operands(op, args)
-        if args is not None:
-            self.gs[-1].stroke = _darkness(args)
-            self.gs[-1].stroke_space = len(args)
+        self.gs[-1].stroke = _darkness(args)
+        self.gs[-1].stroke_space = len(args)
 
     def _other_stroke_colour(self, op: bytes, args: List[Any], cm: Any, tm: Any) -> None:
         """``CS``, ``SC``, ``SCN``: the stroke colour, as ``cs``, ``sc``, ``scn`` set the
@@ -1225,13 +1235,7 @@ class Scanner:
         if op == b"CS":
             space = gs.stroke_space = _components(args[0], self.resources[-1])
             gs.stroke_palette = _space_data(space, args[0], self.resources[-1])
-            gs.stroke = _colour_in(space, gs.stroke_palette,
-                                   [0] * 3 if space == LAB else [0]) if (
-                space in (LAB, INDEXED)) else 1.0 if space > 0 else (
-                0.0 if space == NO_INK else _colour_in(space, gs.stroke_palette, [1])
-                if space == INKS else _colour_in(space, gs.stroke_palette, [0] * (
-                    gs.stroke_palette[0] if gs.stroke_palette else 1))
-                if space == ICC else None if space == PATTERN else UNFOLLOWED_COLOUR)
+            gs.stroke = _initial_colour(space, gs.stroke_palette)
             return
         if gs.stroke_space > 0 and len(args) != gs.stroke_space:
             return  # refused by viewers: the colour stays
