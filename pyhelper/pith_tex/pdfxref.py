@@ -31,7 +31,7 @@ _WS = rb"[ \t\r\n\f\x00]"
 _SUBSECTION_RE = re.compile(rb"%s*([0-9]{1,10})%s+([0-9]{1,10})" % (_WS, _WS))
 _ENTRY_RE = re.compile(rb"%s*([0-9]{1,10})%s+([0-9]{1,5})%s+([nf])" % (_WS, _WS, _WS))
 _TRAILER_RE = re.compile(rb"%s*trailer" % _WS)
-_HEADER_RE = re.compile(rb"%s*[0-9]+%s+[0-9]+%s+obj" % (_WS, _WS, _WS))
+_HEADER_RE = re.compile(rb"%s*([0-9]+)%s+([0-9]+)%s+obj" % (_WS, _WS, _WS))  # num, gen
 
 #: An entry: ("f",) free; ("n", generation, offset) in use; ("o", stream, index) in an
 #: object stream.
@@ -170,7 +170,7 @@ def _section(data: bytes, reader: Any, pos: int, entries: bool
 def _newest_trailer(data: bytes, reader: Any, pos: int) -> Any:
     """The trailer dictionary of the section at *pos*: a cross-reference stream pypdf
     has read is taken from its cache (what TeX writes: nothing parsed twice)."""
-    head = re.compile(rb"%s*([0-9]+)%s+([0-9]+)%s+obj" % (_WS, _WS, _WS)).match(data, pos)
+    head = _HEADER_RE.match(data, pos)
     if head is not None:
         cached = getattr(reader, "resolved_objects", {}).get(
             (int(head.group(2)), int(head.group(1))))
