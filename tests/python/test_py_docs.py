@@ -209,6 +209,7 @@ def _passage(where: str) -> str:
         "README.md": r"switches on by\s+itself in the review modes of(.*?)IJCAI",
         "latex/pith.tex": r"switched on by itself in the\s+review modes of(.*?)IJCAI",
         "docs/pith-sty.md": r"on by itself in the review modes of([^|]*)",
+        "docs/html.md": r"read the same switches as\s+`\\__pith_anon_venue:` \((.*?)\), in",
     }[where]
     m = re.search(pattern, _read(where), re.S)
     assert m, "no list of review venues in %s" % where
@@ -216,7 +217,7 @@ def _passage(where: str) -> str:
 
 
 @pytest.mark.parametrize("where", ["README.md", "latex/pith.tex", "docs/pith-sty.md",
-                                   "docs/badge.md"])
+                                   "docs/badge.md", "docs/html.md"])
 def test_review_venues_are_the_ones_pith_sty_detects(where: str) -> None:
     assert _venues_named(_passage(where)) == _sty_venues(), where
 
