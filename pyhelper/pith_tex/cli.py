@@ -104,7 +104,10 @@ class _Main:
         COMMAND_LINE = True
         if standalone_mode:
             argv = sys.argv[1:] if args is None else list(args)
-            if argv in (["--help"], ["-h"]):
+            # The text names the program "pith-tex": as click would, unless run otherwise
+            # (python -m pith_tex), which click then names itself.
+            name = prog_name or os.path.basename(sys.argv[0] if sys.argv else "")
+            if argv in (["--help"], ["-h"]) and name == "pith-tex":
                 from .helptext import top_help
 
                 text = top_help()
