@@ -17,9 +17,10 @@ import click
 
 from . import DEFAULT_INCLUDE_NAME, __version__
 from .console import run_guarded
+from .helptext import EPILOGS, JSON_HELP, MAIN_EPILOG, MAIN_HELP, SUMMARIES
 from .verify_cmd import verify_command
 
-_JSON_HELP = "Print one JSON object (see the pith_tex.report docstring) instead of text."
+_JSON_HELP = JSON_HELP
 _REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."
 
 
@@ -43,17 +44,16 @@ def _guard(fn: Callable[..., int]) -> Callable[..., None]:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# The help texts are in pith_tex.helptext: `pith-tex --help` alone is printed from there
+# without importing click (pith_tex.cli).
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             help=MAIN_HELP, epilog=MAIN_EPILOG)
 @click.version_option(__version__, prog_name="pith-tex")
 def main() -> None:
-    """Fetch and verify Pith Numbers for pith.sty.
-
-    \b
-    Exit codes: 0 verified, 1 verification failed, 2 usage error, 3 could not check.
-    """
+    pass
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["fetch"], epilog=EPILOGS["fetch"])
 @click.argument("number", required=False)
 @click.option("--resolver", metavar="URL|DIR",
               help="Resolver base URL or a local mirror directory "
@@ -61,7 +61,8 @@ def main() -> None:
 @click.option("-o", "--output", default=DEFAULT_INCLUDE_NAME, show_default=True,
               type=click.Path(dir_okay=False), help="The include file to write.")
 @click.option("--offline", is_flag=True,
-              help="Use only the cache or a local mirror directory; no network.")
+              help="No network: use the verified-record cache, or the mirror "
+                   "directory that --resolver DIR names.")
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @_network_options
@@ -281,15 +282,17 @@ def _paper_checks(paper_dir: str, rec_data: Any, record: Dict[str, Any]) -> List
             ensure_sty(paper_dir, main_name)]
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["citations"], epilog=EPILOGS["citations"])
 @click.argument("target", metavar="ARXIV_ID|FILE")
 @click.option("--resolver", metavar="URL|DIR",
               help="Resolver base URL or a local mirror directory "
                    "[env PITH_RESOLVER; default https://pith.science].")
 @click.option("--offline", is_flag=True,
-              help="Read a local mirror directory (--resolver DIR) only; no network.")
+              help="No network: read the mirror directory that --resolver DIR names "
+                   "(citation records are not cached).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object (see docs/citations.md) instead of text.")
+              help="Print one JSON object instead of text (fields: docs/citations.md, "
+                   "\"--json\").")
 @_network_options
 @_guard
 def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool,
@@ -308,7 +311,7 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
     return citations_command(target, resolver, offline, as_json, timeout, deadline)
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["verify"], epilog=EPILOGS["verify"])
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
@@ -323,12 +326,13 @@ def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> in
     return verify_command(paths, require_signature, as_json)
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["check"], epilog=EPILOGS["check"])
 @click.argument("directory", metavar="[DIR]", default=".",
                 type=click.Path(file_okay=False))
 @click.option("--route", type=click.Choice(["pdflatex", "dvips", "xelatex"]),
-              default="pdflatex", show_default=True,
-              help="arXiv's route to compile on: pdflatex; latex + dvips -R2 + ps2pdf; xelatex.")
+              default="pdflatex", show_default=True, metavar="ROUTE",
+              help="How arXiv compiles the paper: pdflatex, dvips (latex + dvips -R2 + "
+                   "ps2pdf) or xelatex.")
 @click.option("--fix", is_flag=True,
               help="Copy (or replace) pith.sty with the one shipped in this pith-tex.")
 @click.option("--main", "main_file", metavar="FILE",
@@ -337,7 +341,7 @@ def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> in
               help="When the paper is ready, write FILE (.tar.gz) with exactly the files "
                    "the compile read from DIR: the upload for arXiv.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object (see pith_tex.readiness.check_json) instead of text.")
+              help=JSON_HELP)
 @_guard
 def check(directory: str, route: str, fix: bool, main_file: Optional[str],
           tarball: Optional[str], as_json: bool) -> int:
