@@ -1,0 +1,321 @@
+"""What page 1 shows, as the readers' engines show it: the ``badge``, ``qr`` and
+``viewers`` checks of ``pith-tex verify paper.pdf``.
+
+The verdicts rest on :mod:`pith_tex.pageview` (PDFium and poppler, each reading the same
+bytes; zxing-cpp decoding their renderings), never on a reading of our own:
+
+``badge``
+    every engine finds the claimed ``pith:YYYY:NUM`` in its text of page 1, inside the
+    crop box, at :data:`MIN_FONT_PT` or more; every character of one such copy really
+    paints (PDFium renders page 1 with and without the text objects carrying it:
+    :class:`pith_tex.pageview.Ink`); no engine reads another Pith Number anywhere in page
+    1's text or its links; every link over the badge opens the number's Pith page.
+``qr``
+    every engine's rendering of page 1 decodes to exactly ``HTTPS://PITH.SCIENCE/pith/NUM``
+    and to no other code; links over the code open that page.
+``viewers``
+    which engines (and versions) were asked; poppler missing is said here.
+
+Engines that disagree (one shows the number, another does not) make the check an error
+(exit 3: "viewers disagree"), naming which engine showed what.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from .checks import Check, ERROR, FAIL, OK, WARN
+from .identifier import URL_BASE
+from .pageview import Box, PageOne, View, to_view
+from .pdflinks import Link, link_problem
+
+#: Text smaller than this (points) is not shown to a reader.
+MIN_FONT_PT = 4.0
+#: poppler gives no font size: a word's box is the font's ascent to descent, 0.7-1.2 em
+#: in the fonts TeX uses, so a box this much of MIN_FONT_PT high stands for it.
+POPPLER_HEIGHT = 0.6
+#: The smallest QR module (points) that counts as scannable: 0.25 mm, the usual floor for
+#: printed codes (pith.sty's default 2 cm code has 0.54 mm modules).
+MIN_QR_MODULE_PT = 0.25 / 25.4 * 72
+
+# The visible badge in page 1's text, with every whitespace removed first (extractors
+# may split the monospaced string or put spaces between its glyphs).
+BADGE_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})")
+# Any Pith Number on the page: full or short (8+ characters), or in a Pith URL.
+_ANY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{8,26})")
+_URL_NUMBER_RE = re.compile(r"(?i)pith\.science/pith/([A-Z2-7]{8,26})")
+# In what a link opens: also with a port, dot segments or doubled slashes on the way to
+# /pith/ (a browser normalises them away).
+_LINK_NUMBER_RE = re.compile(r"(?i)pith\.science[^\s'\"<>]*?/pith/+([A-Z2-7]{8,26})")
+# The same in any letter case (``PITH:2025:...``, a lower-case number: base32 is read
+# either way), with the year, so that a title such as "PITH: A NEW METHOD" is not one.
+_ANY_CASE_RE = re.compile(r"(?i)pith:([0-9]{4}):([A-Z2-7]{8,26})")
+
+_NAMES = {"pdfium": "PDFium", "poppler": "poppler"}
+
+
+def display(year: Optional[int], number: str) -> str:
+    return "pith:%d:%s" % (year, number) if year is not None else "pith:%s" % number
+
+
+def visible_numbers(text: str) -> List[Tuple[Optional[int], str]]:
+    """Every ``pith:YYYY:NUM`` / ``pith:NUM`` in *text*, as ``(year or None, NUM)``."""
+    squeezed = "".join(text.split())
+    return [(int(m.group(1)) if m.group(1) else None, m.group(2))
+            for m in BADGE_RE.finditer(squeezed)]
+
+
+def other_numbers(text: str, links: Tuple[str, ...], number: str,
+                  year: Optional[int]) -> List[str]:
+    """Every Pith Number in *text* (whitespace removed) or *links* that is not *number*
+    (nor a short form of it) of *year*: ``pith:YYYY:XXXXXXXX...`` forms and numbers in
+    Pith URLs, as they appear."""
+    squeezed = "".join(text.split())
+    found: List[str] = []
+    for m in _ANY_RE.finditer(squeezed):
+        n, y = m.group(2), m.group(1)
+        if not number.startswith(n) or (y is not None and year is not None
+                                        and int(y) != year):
+            found.append(m.group(0))
+    for m in _ANY_CASE_RE.finditer(squeezed):
+        n = m.group(2).upper()
+        if (not number.startswith(n) or (year is not None and int(m.group(1)) != year)) \
+                and m.group(0) not in found:
+            found.append(m.group(0))
+    for where, pattern in [(squeezed, _URL_NUMBER_RE),
+                           *((link, _LINK_NUMBER_RE) for link in links)]:
+        for m in pattern.finditer(where):
+            if m.group(1).upper() != number:
+                found.append(m.group(0))
+    return found
+
+
+def _name(view: View) -> str:
+    return "%s %s" % (_NAMES.get(view.engine, view.engine), view.version.split("@")[0])
+
+
+def _ours(m_year: Optional[str], m_number: str, number: str, year: Optional[int]) -> bool:
+    y = int(m_year) if m_year else None
+    return m_number == number and (y is None or year is None or y == year)
+
+
+def _inside(box: Box, view: View) -> bool:
+    tol = 0.5
+    return (-tol <= box[0] and box[2] <= view.width + tol
+            and -tol <= box[1] and box[3] <= view.height + tol)
+
+
+def _text_copies(view: View, number: str, year: Optional[int]) -> List[Tuple[Box, float]]:
+    """Each copy of the number in *view*'s words (white space removed), as the union of
+    the boxes of the words it is read from and the smallest of their sizes."""
+    where: List[int] = []
+    chars: List[str] = []
+    for k, w in enumerate(view.words):
+        for ch in w.text:
+            if not ch.isspace():
+                chars.append(ch)
+                where.append(k)
+    squeezed = "".join(chars)
+    copies = []
+    for m in BADGE_RE.finditer(squeezed):
+        if not _ours(m.group(1), m.group(2), number, year):
+            continue
+        words = [view.words[k] for k in sorted(set(where[m.start():m.end()]))]
+        box = (min(w.box[0] for w in words), min(w.box[1] for w in words),
+               max(w.box[2] for w in words), max(w.box[3] for w in words))
+        copies.append((box, min(w.size for w in words)))
+    return copies
+
+
+def _big_enough(view: View, size: float) -> bool:
+    if view.engine == "poppler":
+        return size >= POPPLER_HEIGHT * MIN_FONT_PT
+    return size >= MIN_FONT_PT
+
+
+class _Seen:
+    """What one engine shows of the number."""
+
+    def __init__(self, view: View, number: str, year: Optional[int]) -> None:
+        self.view = view
+        copies = _text_copies(view, number, year)
+        self.any = bool(copies)
+        self.inside = [c for c in copies if _inside(c[0], view)]
+        self.readable = [c for c in self.inside if _big_enough(view, c[1])]
+        # PDFium's copies whose every character paints, inside the crop box, big enough
+        self.painted: List[Box] = []
+        self.unpainted = 0
+        for ink in view.ink:
+            m = BADGE_RE.fullmatch(ink.text)
+            if m is None or not _ours(m.group(1), m.group(2), number, year):
+                continue
+            if not all(_inside(b, view) for b in ink.boxes) or min(ink.sizes) < MIN_FONT_PT:
+                continue
+            if all(ink.painted):
+                self.painted.append((min(b[0] for b in ink.boxes), min(b[1] for b in ink.boxes),
+                                     max(b[2] for b in ink.boxes), max(b[3] for b in ink.boxes)))
+            else:
+                self.unpainted = max(self.unpainted, sum(not p for p in ink.painted))
+
+    @property
+    def shows(self) -> bool:
+        return bool(self.readable)
+
+    def why_not(self) -> str:
+        if not self.any:
+            return "no copy of it in its text of page 1"
+        if not self.inside:
+            return "its copies lie outside the crop box"
+        return "its copies are smaller than %g pt" % MIN_FONT_PT
+
+
+def _said(page: PageOne) -> str:
+    return "" if not page.missing else " (PDFium alone: %s)" % "; ".join(page.missing)
+
+
+def viewers_check(page: PageOne) -> Check:
+    names = " and ".join(_name(v) for v in page.views)
+    if page.missing:
+        return Check("viewers", WARN, "page 1 was read by %s alone: %s; the badge and the "
+                     "QR code were decided on what PDFium shows" % (names,
+                                                                 "; ".join(page.missing)))
+    return Check("viewers", OK, "page 1 was read by %s (the badge and the QR code are what "
+                 "they show)" % names)
+
+
+def badge_check(page: PageOne, number: str, year: Optional[int], links: Tuple[str, ...],
+                areas: Union[Tuple[Link, ...], str]) -> Check:
+    claimed = display(year, number)
+    for view in page.views:
+        others = other_numbers(view.text, links, number, year)
+        if others:
+            return Check("badge", FAIL, "page 1 shows %s (as %s reads it), but the metadata "
+                         "says %s" % (others[0], _name(view), claimed))
+    if isinstance(areas, str):  # a link not read may open another number
+        return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
+                     % areas)
+    seen = [_Seen(v, number, year) for v in page.views]
+    showing = [s for s in seen if s.shows]
+    if not showing and not any(s.any for s in seen):
+        return Check("badge", WARN, "page 1 shows no pith:NUMBER badge (hide option?): only "
+                     "the metadata was checked" + _said(page))
+    if len(showing) != len(seen):
+        if showing:
+            return Check("badge", ERROR, "viewers disagree: %s; what a reader sees depends on "
+                         "the viewer" % "; ".join(
+                             "%s shows %s" % (_name(s.view), claimed) if s.shows else
+                             "%s does not (%s)" % (_name(s.view), s.why_not()) for s in seen))
+        return Check("badge", FAIL, "page 1 has %s only where it is not visible (%s)"
+                     % (claimed, seen[0].why_not() if not seen[0].shows else
+                        seen[-1].why_not()))
+    pdfium = seen[0]
+    if not pdfium.painted:
+        return Check("badge", FAIL, "page 1 has %s only where it is not visible (not painted: "
+                     "PDFium draws the same pixels there with and without its text, %d "
+                     "character%s not painted; white, covered, clipped, hidden or "
+                     "transparent text)" % (claimed, pdfium.unpainted,
+                                            "" if pdfium.unpainted == 1 else "s"))
+    return _link_check(pdfium.view, pdfium.painted, number, year, areas, page)
+
+
+def _link_check(view: View, copies: List[Box], number: str, year: Optional[int],
+                areas: Tuple[Link, ...], page: PageOne) -> Check:
+    """The badge is shown: every link over it must open its Pith page (a badge that
+    links elsewhere sends the reader to another page than the one it names)."""
+    seen = "page 1 shows %s (visible: at least %g pt, painted, inside the crop box, in %s)" % (
+        display(year, number), MIN_FONT_PT, " and ".join(_name(v) for v in page.views))
+
+    def place(box: Box) -> Box:
+        return to_view(view.crop, view.rotation, box)
+
+    over = [link for link in areas if any(_overlaps(place(link.box), b) for b in copies)]
+    for link in over:
+        problem = link_problem(link, number)
+        if problem is not None:
+            return Check("badge", FAIL, "a link over the badge %s %s"
+                         % (display(year, number), problem))
+    spots = [place(q) for link in over if not link.hidden for q in (link.quads or (link.box,))]
+    if not over:
+        return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
+                     "links it on every route, with or without hyperref)" % seen)
+    if not spots:
+        return Check("badge", WARN, "%s, but the only links over it are hidden (flagged "
+                     "hidden or not viewed, or in a layer that is off): a viewer may not "
+                     "make it clickable" % seen)
+    if not any(_covered(c, spots) for c in copies):
+        return Check("badge", WARN, "%s, but only part of it is a link to its Pith page "
+                     "(the links over it, their /QuadPoints where a viewer reads them, do "
+                     "not cover it)" % seen)
+    return Check("badge", OK, "%s, linked to %s%s" % (seen, URL_BASE, number))
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _covered(box: Box, areas: Sequence[Box]) -> bool:
+    """Whether *areas* hold the middle line of *box* from end to end (five points along
+    it, half a point of tolerance)."""
+    y = (box[1] + box[3]) / 2
+    return all(any(a[0] - 0.5 <= x <= a[2] + 0.5 and a[1] - 0.5 <= y <= a[3] + 0.5
+                   for a in areas)
+               for x in (box[0] + (box[2] - box[0]) * k / 4 for k in range(5)))
+
+
+def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) -> Check:
+    from .qr import qr_rows, qr_text
+
+    want = qr_text(number)
+    for view in page.views:
+        other = [c for c in view.codes if c != want]
+        if other:
+            return Check("qr", FAIL, "page 1 shows a QR code of %s (decoded from %s's "
+                         "rendering), not only the code of %s"
+                         % (_show(other[0]), _name(view), want))
+    having = [v for v in page.views if want in v.codes]
+    if not having:
+        return Check("qr", WARN, "page 1 has no QR code drawn by pith.sty (the qr option): "
+                     "no QR code was checked" + _said(page))
+    if len(having) != len(page.views):
+        return Check("qr", ERROR, "viewers disagree: %s; what a scanner reads depends on the "
+                     "viewer" % "; ".join(
+                         "%s's rendering decodes to %s" % (_name(v), want) if v in having else
+                         "%s's rendering has no QR code" % _name(v) for v in page.views))
+    modules = len(qr_rows(number))
+    boxes = [b for v in page.views for c, b in zip(v.codes, v.code_boxes) if c == want]
+    small = [b for b in boxes if (b[2] - b[0]) / modules < MIN_QR_MODULE_PT * 0.9]
+    if small:
+        b = small[0]
+        return Check("qr", FAIL, "the QR code of %s is drawn too small to scan: %.2f mm a "
+                     "module, less than %.2f mm (pith.sty's qr-size: 1 cm or more)"
+                     % (want, (b[2] - b[0]) / modules * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
+    if isinstance(areas, str):
+        return Check("qr", ERROR, "not checked: could not read page 1's links (%s)" % areas)
+    view = page.views[0]
+    here = [b for c, b in zip(view.codes, view.code_boxes) if c == want]
+    for link in areas:  # a click on the code must open what it encodes
+        spot = to_view(view.crop, view.rotation, link.box)
+        problem = link_problem(link, number) if any(_overlaps(spot, b) for b in here) else None
+        if problem is not None:
+            return Check("qr", FAIL, "a link over the QR code of %s %s" % (want, problem))
+    return Check("qr", OK, "page 1's QR code decodes to %s in %s's rendering%s"
+                 % (want, " and ".join(_name(v) for v in page.views), _said(page)))
+
+
+def _show(text: str) -> str:
+    from .errors import show
+
+    return show(text, 80)
+
+
+def meta_problem(page: PageOne, info: Dict[str, str], keys: Sequence[str]) -> Optional[str]:
+    """Where an engine reads a Pith Info key otherwise than pypdf (*info*), or None."""
+    for view in page.views:
+        got = dict(view.meta)
+        for key in keys:
+            if key in info and got.get(key) != info[key]:
+                return ("%s reads Info %s as %s, but pypdf reads %s" % (
+                    _name(view), key, _show(got[key]) if key in got else "absent",
+                    _show(info[key])))
+    return None
