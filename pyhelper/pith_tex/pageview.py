@@ -99,6 +99,8 @@ class View(NamedTuple):
     meta: Tuple[Tuple[str, str], ...] = ()
     #: The box of each of *codes*, in the view's frame.
     code_boxes: Tuple[Box, ...] = ()
+    #: The boxes of the QR symbols zxing-cpp finds in the rendering but cannot decode.
+    unreadable: Tuple[Box, ...] = ()
 
     @property
     def text(self) -> str:
@@ -116,23 +118,24 @@ class PageOne(NamedTuple):
 def qr_codes(raster: Raster) -> Tuple[str, ...]:
     """The texts of every QR-family code zxing-cpp finds in *raster* (also Micro QR and
     rMQR: another code on page 1 is a finding for the caller)."""
-    return tuple(text for text, _box in qr_found(raster))
+    return tuple(text for text, _box in qr_found(raster) if text is not None)
 
 
-def qr_found(raster: Raster) -> Tuple[Tuple[str, Box], ...]:
+def qr_found(raster: Raster) -> Tuple[Tuple[Optional[str], Box], ...]:
     """Each code of :func:`qr_codes` with the box of its symbol (quiet zone excluded) in
-    points from the top-left corner of the rendering."""
+    points from the top-left corner of the rendering; a symbol zxing-cpp finds but cannot
+    decode (damaged, covered in part) has None for its text."""
     import zxingcpp
 
     formats = zxingcpp.barcode_formats_from_str("QRCode,MicroQRCode,rMQRCode")
     image = memoryview(raster.pixels).cast("B", (raster.height, raster.width))
     k = 72.0 / raster.dpi
     found = []
-    for r in zxingcpp.read_barcodes(image, formats=formats):
+    for r in zxingcpp.read_barcodes(image, formats=formats, return_errors=True):
         p = r.position
         xs = [c.x for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
         ys = [c.y for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
-        found.append((r.text, (min(xs) * k, min(ys) * k, (max(xs) + 1) * k,
+        found.append((r.text if r.valid else None, (min(xs) * k, min(ys) * k, (max(xs) + 1) * k,
                                (max(ys) + 1) * k)))
     return tuple(found)
 
@@ -366,10 +369,12 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
         raise EngineFailed("PDFium cannot read page 1: %s" % e) from None
     finally:
         pdf.close()
-    codes = qr_found(raster)
+    found = qr_found(raster)
+    codes = [c for c in found if c[0] is not None]
     return View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
-                float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore[arg-type]
-                rotation, inks, tuple(values), tuple(c[1] for c in codes))
+                float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
+                rotation, inks, tuple(values), tuple(c[1] for c in codes),
+                tuple(c[1] for c in found if c[0] is None))
 
 
 # --- poppler -----------------------------------------------------------------------
@@ -481,9 +486,12 @@ def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = N
     if meta and shutil.which("pdfinfo") is not None:
         values = _pdfinfo_values(_run(["pdfinfo", "-custom", "-enc", "UTF-8", "-"], data,
                                       deadline), meta)
-    codes = qr_found(raster)
+    found = qr_found(raster)
+    codes = [c for c in found if c[0] is not None]
     return View("poppler", poppler_version(), None, width, height, words,
-                tuple(c[0] for c in codes), meta=values, code_boxes=tuple(c[1] for c in codes))
+                tuple(c[0] for c in codes), meta=values,  # type: ignore[misc]
+                code_boxes=tuple(c[1] for c in codes),
+                unreadable=tuple(c[1] for c in found if c[0] is None))
 
 
 # --- both --------------------------------------------------------------------------

@@ -273,6 +273,11 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
             return Check("qr", FAIL, "page 1 shows a QR code of %s (decoded from %s's "
                          "rendering), not only the code of %s"
                          % (_show(other[0]), _name(view), want))
+    for view in page.views:
+        if view.unreadable:
+            return Check("qr", FAIL, "page 1 shows a QR code that cannot be read (zxing-cpp "
+                         "finds it in %s's rendering but cannot decode it: damaged, covered "
+                         "or clipped): a scanner does not reach %s" % (_name(view), want))
     having = [v for v in page.views if want in v.codes]
     if not having:
         return Check("qr", WARN, "page 1 has no QR code drawn by pith.sty (the qr option): "

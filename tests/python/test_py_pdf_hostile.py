@@ -23,7 +23,7 @@ pytestmark = pytest.mark.hostile
 
 import recorded
 import texbuild
-from pdfclaims import tampered, xmp_edited
+from pdfclaims import qr_box, tampered, xmp_edited
 from pith_tex.include import IncludeData, render
 from pith_tex.qr import qr_rows
 
@@ -1795,9 +1795,8 @@ def test_a_code_too_small_to_scan_fails(honest, tmp_path, scale, ok):
     0.54 mm modules; 0.6 of it, 0.33 mm, still scans."""
     def edit(w):
         from pypdf.generic import DecodedStreamObject, NameObject
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        x0, y0, _, _ = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        x0, y0, _, _ = qr_box(w)
         page = w.pages[0]
         s = DecodedStreamObject()
         # shrink the page about the code's corner: the code stays on the page
@@ -1819,9 +1818,8 @@ def test_a_code_clipped_away_is_not_drawn(honest, tmp_path):
     pith.sty's code on the page (the badge, right of it, stays visible)."""
     def edit(w):
         from pypdf.generic import DecodedStreamObject, NameObject
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        box = qr_box(w)
         page = w.pages[0]
         s = DecodedStreamObject()
         s.set_data(b"q %.2f 0 2000 2000 re W n\n" % (box[2] + 1) + page.get_contents().get_data()
@@ -1835,9 +1833,8 @@ def test_a_code_clipped_away_is_not_drawn(honest, tmp_path):
 
 def test_paint_over_the_code_fails(honest, tmp_path):
     def edit(w):
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        box = qr_box(w)
         page_ops(w, b"1 g %.2f %.2f 6 6 re f\n" % (box[0] + 10, box[1] + 10), font=False)
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "p.pdf", edit))
@@ -1976,9 +1973,8 @@ def test_an_annotation_showing_another_number_fails(honest, tmp_path, subtype):
 
 def test_an_annotation_painted_over_the_code_fails(honest, tmp_path):
     def edit(w):
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        box = qr_box(w)
         _annotation(w, [box[0] + 10, box[1] + 10, box[0] + 30, box[1] + 30],
                     b"1 g 0 0 20 20 re f", "/Square")
 
@@ -1991,9 +1987,8 @@ def test_an_annotation_painted_over_the_code_fails(honest, tmp_path):
 def _repainted_code(w: Any, paint: Callable[[Any, float, float, float, bool], bytes]) -> None:
     """Paint, with *paint(w, x, y, module, dark)*, every module where the code of N2
     differs from page 1's code of N: a scanner then reads N2's URL."""
-    from pith_tex.pdfpage import qr_grids, scan_page
 
-    box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+    box = qr_box(w)
     want, have = qr_rows(N2), qr_rows(N)
     assert len(want) == len(have)
     module = (box[2] - box[0]) / len(want)
@@ -2347,9 +2342,8 @@ def test_glyphs_over_the_code_after_many_shows_are_seen(honest, tmp_path):
     """100,000 empty shows first, then a line of glyphs across the QR code: glyphs
     painted over it are looked for however many shows come before them."""
     def edit(w: Any) -> None:
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        x0, y0, x1, y1 = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        x0, y0, x1, y1 = qr_box(w)
         page_ops(w, b"q BT /FPT 20 Tf " + b"() Tj " * 100_000 + b"%.2f %.2f Td (%s) Tj ET Q\n"
                  % (x0, (y0 + y1) / 2 - 7, b"W" * 6))
 
@@ -2376,49 +2370,6 @@ def test_a_deeply_nested_record_is_not_json(honest, tmp_path):
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "r.pdf", edit))
     assert code == 3 and "PithRecord is not JSON (nested too deeply)" in err, doc
-
-
-def test_every_real_numbers_code_is_read_back_exactly():
-    # The rebuilding of a grid from runs, for the code of every real number, at the module
-    # sizes pith.sty's qr-size option gives (no TeX: the rectangles pith.sty would draw).
-    from pith_tex.pdfpage import Rect, qr_grids
-
-    for v in recorded.load_vectors():
-        if not v.get("number"):
-            continue
-        rows = qr_rows(v["number"])
-        for module in (0.8, 1.532, 3.0):
-            rects = [Rect((100 + m.start() * module, 500 - (i + 1) * module,
-                           100 + m.end() * module, 500 - i * module), True, False)
-                     for i, row in enumerate(rows) for m in re.finditer("1+", row)]
-            grids, odd = qr_grids(rects)
-            assert [g.rows for g in grids] == [rows] and odd == 0, (v["number"], module)
-
-
-def test_every_real_numbers_code_turned_is_read_back_exactly():
-    # The same code turned a quarter (dvips's landscape): runs down the page, one grid
-    # read from them, the code turned, and its box the code's.  Its mirror image (rows
-    # drawn as columns in their order) is another picture, never taken for the code.
-    from pith_tex.pdfpage import Rect, qr_grids, turns
-
-    for v in recorded.load_vectors():
-        if not v.get("number"):
-            continue
-        rows = qr_rows(v["number"])
-        module = 1.532
-        n = len(rows)  # row i drawn as column n - 1 - i, top down: turned clockwise
-        rects = [Rect((100 + (n - 1 - i) * module, 500 - m.end() * module,
-                       100 + (n - i) * module, 500 - m.start() * module), True, False)
-                 for i, row in enumerate(rows) for m in re.finditer("1+", row)]
-        grids, odd = qr_grids(rects)
-        assert len(grids) == 1 and grids[0].turned, (v["number"], grids)
-        assert grids[0].rows in turns(rows) and grids[0].rows != rows, v["number"]
-        side = len(rows) * module
-        assert grids[0].box == pytest.approx((100, 500 - side, 100 + side, 500)), grids[0]
-        mirrored = [r._replace(box=(200 - r.box[2], r.box[1], 200 - r.box[0], r.box[3]))
-                    for r in rects]
-        grids, odd = qr_grids(mirrored)
-        assert len(grids) == 1 and grids[0].rows not in turns(rows), v["number"]
 
 
 def test_text_that_reads_as_nothing_is_not_checked(tmp_path):
