@@ -101,6 +101,15 @@ class View(NamedTuple):
     code_boxes: Tuple[Box, ...] = ()
     #: The boxes of the QR symbols zxing-cpp finds in the rendering but cannot decode.
     unreadable: Tuple[Box, ...] = ()
+    #: The rendering the codes were decoded from (its pixels for a caller's own look:
+    #: whether a place has ink in this engine, a code's modules).
+    raster: Optional[Raster] = None
+    #: Each decoded code's corners in *raster*'s pixels (top-left, top-right,
+    #: bottom-right, bottom-left of the symbol as zxing-cpp reads it, turns included).
+    code_corners: Tuple[Tuple[Tuple[float, float], ...], ...] = ()
+    #: What the engine reported while reading page 1 (poppler's error lines): a page an
+    #: engine has to repair is drawn by each viewer its own way.
+    errors: Tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -118,10 +127,10 @@ class PageOne(NamedTuple):
 def qr_codes(raster: Raster) -> Tuple[str, ...]:
     """The texts of every QR-family code zxing-cpp finds in *raster* (also Micro QR and
     rMQR: another code on page 1 is a finding for the caller)."""
-    return tuple(text for text, _box in qr_found(raster) if text is not None)
+    return tuple(c[0] for c in qr_found(raster) if c[0] is not None)
 
 
-def qr_found(raster: Raster) -> Tuple[Tuple[Optional[str], Box], ...]:
+def qr_found(raster: Raster) -> Tuple[Tuple[Optional[str], Box, Tuple[Tuple[float, float], ...]], ...]:
     """Each code of :func:`qr_codes` with the box of its symbol (quiet zone excluded) in
     points from the top-left corner of the rendering; a symbol zxing-cpp finds but cannot
     decode (damaged, covered in part) has None for its text."""
@@ -135,8 +144,10 @@ def qr_found(raster: Raster) -> Tuple[Tuple[Optional[str], Box], ...]:
         p = r.position
         xs = [c.x for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
         ys = [c.y for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
+        corners = tuple((float(c.x), float(c.y)) for c in (
+            p.top_left, p.top_right, p.bottom_right, p.bottom_left))
         found.append((r.text if r.valid else None, (min(xs) * k, min(ys) * k, (max(xs) + 1) * k,
-                               (max(ys) + 1) * k)))
+                                                    (max(ys) + 1) * k), corners))
     return tuple(found)
 
 
@@ -346,7 +357,13 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
         if pages < 1:
             raise EngineFailed("PDFium finds no page in the PDF")
         page = pdf[0]
-        crop = tuple(float(v) for v in page.get_cropbox())  # (l, b, r, t) in user space
+        # the crop box in user space (l, b, r, t), inherited from the page tree where the
+        # page has none (pypdfium2's get_cropbox falls back to US Letter then)
+        rect = raw.FS_RECTF()
+        if not raw.FPDF_GetPageBoundingBox(page.raw, rect):
+            raise EngineFailed("PDFium cannot read page 1's crop box")
+        crop = (float(min(rect.left, rect.right)), float(min(rect.bottom, rect.top)),
+                float(max(rect.left, rect.right)), float(max(rect.bottom, rect.top)))
         rotation = int(page.get_rotation())
         width, height = page.get_size()
         textpage = page.get_textpage()
@@ -374,7 +391,8 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
     return View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
                 float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
                 rotation, inks, tuple(values), tuple(c[1] for c in codes),
-                tuple(c[1] for c in found if c[0] is None))
+                tuple(c[1] for c in found if c[0] is None), raster,
+                tuple(c[2] for c in codes))
 
 
 # --- poppler -----------------------------------------------------------------------
@@ -389,7 +407,8 @@ def poppler_missing() -> Optional[str]:
     return None
 
 
-def _run(argv: List[str], data: bytes, deadline: float) -> bytes:
+def _run(argv: List[str], data: bytes, deadline: float,
+         errors: Optional[List[str]] = None) -> bytes:
     left = deadline - time.monotonic()
     if left <= 0:
         raise EngineFailed("poppler: out of time before %s" % argv[0])
@@ -405,6 +424,10 @@ def _run(argv: List[str], data: bytes, deadline: float) -> bytes:
         why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise EngineFailed("poppler: %s cannot read page 1 (%s)" % (
             argv[0], why[-1][:200] if why else "exit %d" % proc.returncode))
+    if errors is not None:
+        for line in proc.stderr.decode("utf-8", "replace").splitlines():
+            if ("Error" in line or "error" in line) and len(errors) < 8:
+                errors.append("%s: %s" % (argv[0], line.strip()[:160]))
     if len(proc.stdout) > POPPLER_OUTPUT_CAP:
         raise EngineFailed("poppler: %s wrote more than %d bytes for page 1" % (
             argv[0], POPPLER_OUTPUT_CAP))
@@ -475,13 +498,14 @@ def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = N
     """
     if deadline is None:
         deadline = time.monotonic() + POPPLER_SECONDS
-    xhtml = _run(["pdftotext", "-q", "-f", "1", "-l", "1", "-bbox-layout", "-cropbox",
-                  "-enc", "UTF-8", "-", "-"], data, deadline)
+    errors: List[str] = []
+    xhtml = _run(["pdftotext", "-f", "1", "-l", "1", "-bbox-layout", "-cropbox",
+                  "-enc", "UTF-8", "-", "-"], data, deadline, errors)
     width, height, words = _poppler_words(xhtml)
     size = width_hint or (width, height)
     r = _dpi_for(size[0], size[1], dpi)
-    raster = _pgm(_run(["pdftoppm", "-q", "-f", "1", "-l", "1", "-r", "%.3f" % r, "-gray",
-                        "-cropbox", "-"], data, deadline), r)
+    raster = _pgm(_run(["pdftoppm", "-f", "1", "-l", "1", "-r", "%.3f" % r, "-gray",
+                        "-cropbox", "-"], data, deadline, errors), r)
     values: Tuple[Tuple[str, str], ...] = ()
     if meta and shutil.which("pdfinfo") is not None:
         values = _pdfinfo_values(_run(["pdfinfo", "-custom", "-enc", "UTF-8", "-"], data,
@@ -491,7 +515,8 @@ def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = N
     return View("poppler", poppler_version(), None, width, height, words,
                 tuple(c[0] for c in codes), meta=values,  # type: ignore[misc]
                 code_boxes=tuple(c[1] for c in codes),
-                unreadable=tuple(c[1] for c in found if c[0] is None))
+                unreadable=tuple(c[1] for c in found if c[0] is None), raster=raster,
+                code_corners=tuple(c[2] for c in codes), errors=tuple(errors))
 
 
 # --- both --------------------------------------------------------------------------

@@ -429,10 +429,16 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     else:
         links = link_texts(page)
         areas = link_areas(page)
-        try:
-            view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS)
-        except EngineFailed as e:
-            page_error = str(e)
+        unit = page.get("/UserUnit")
+        if unit is not None and not (isinstance(unit, (int, float)) and float(unit) == 1.0):
+            # Acrobat scales the page by it; PDFium and poppler draw it in points
+            page_error = ("page 1 has /UserUnit %s: viewers differ in whether they scale the "
+                          "page by it, so its size is not one thing" % show(str(unit), 20))
+        else:
+            try:
+                view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS)
+            except EngineFailed as e:
+                page_error = str(e)
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
                      tuple(duplicates.found), areas)
 

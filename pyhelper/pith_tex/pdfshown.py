@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .checks import Check, ERROR, FAIL, OK, WARN
 from .identifier import URL_BASE
-from .pageview import Box, PageOne, View, to_view
+from .pageview import Box, PageOne, Raster, View, to_view
 from .pdflinks import Link, link_problem
 
 #: Text smaller than this (points) is not shown to a reader.
@@ -145,6 +145,7 @@ class _Seen:
         self.readable = [c for c in self.inside if _big_enough(view, c[1])]
         # PDFium's copies whose every character paints, inside the crop box, big enough
         self.painted: List[Box] = []
+        self.glyphs: List[Tuple[Box, ...]] = []  # the characters' boxes of each painted copy
         self.unpainted = 0
         for ink in view.ink:
             m = BADGE_RE.fullmatch(ink.text)
@@ -153,6 +154,7 @@ class _Seen:
             if not all(_inside(b, view) for b in ink.boxes) or min(ink.sizes) < MIN_FONT_PT:
                 continue
             if all(ink.painted):
+                self.glyphs.append(ink.boxes)
                 self.painted.append((min(b[0] for b in ink.boxes), min(b[1] for b in ink.boxes),
                                      max(b[2] for b in ink.boxes), max(b[3] for b in ink.boxes)))
             else:
@@ -184,9 +186,27 @@ def viewers_check(page: PageOne) -> Check:
                  "they show)" % names)
 
 
+def unreadable(page: PageOne) -> Optional[str]:
+    """Why no verdict can rest on what the engines show of page 1, or None: an engine had
+    to repair it (each viewer repairs its own way), or it draws text that reads as no
+    text at all (fonts without a Unicode map: the badge could be there or not)."""
+    for view in page.views:
+        if view.errors:
+            return "%s reports errors reading page 1 (%s): viewers repair such a page each " \
+                   "their own way" % (_name(view), view.errors[0])
+    first = page.views[0]
+    if first.words and not any(ch.isalnum() for w in first.words for ch in w.text):
+        return ("page 1 draws text (%d words) that reads as no text at all in %s (fonts "
+                "without a Unicode map?)" % (len(first.words), _name(first)))
+    return None
+
+
 def badge_check(page: PageOne, number: str, year: Optional[int], links: Tuple[str, ...],
                 areas: Union[Tuple[Link, ...], str]) -> Check:
     claimed = display(year, number)
+    why = unreadable(page)
+    if why is not None:
+        return Check("badge", ERROR, "not checked: %s" % why)
     for view in page.views:
         others = other_numbers(view.text, links, number, year)
         if others:
@@ -216,7 +236,86 @@ def badge_check(page: PageOne, number: str, year: Optional[int], links: Tuple[st
                      "character%s not painted; white, covered, clipped, hidden or "
                      "transparent text)" % (claimed, pdfium.unpainted,
                                             "" if pdfium.unpainted == 1 else "s"))
+    # the other engines must put ink where PDFium paints (a colour, a colour space, an
+    # operand count read otherwise leaves one engine's glyphs white)
+    for s in seen[1:]:
+        if s.view.raster is None:
+            continue
+        if not any(all(_has_ink(s.view.raster, b) for b in copy) for copy in pdfium.glyphs):
+            return Check("badge", ERROR, "viewers disagree: PDFium paints %s, but %s's "
+                         "rendering has no ink where its characters are; what a reader sees "
+                         "depends on the viewer" % (claimed, _name(s.view)))
     return _link_check(pdfium.view, pdfium.painted, number, year, areas, page)
+
+
+#: A character has ink in a rendering when this many of its box's pixels are darker than
+#: INK_DARK (of 255).
+INK_DARK = 128
+INK_DARK_PIXELS = 2
+
+
+def _has_ink(raster: Raster, box: Box) -> bool:
+    k = raster.dpi / 72.0
+    x0, x1 = max(0, int(box[0] * k)), min(raster.width, int(box[2] * k + 0.999))
+    y0, y1 = max(0, int(box[1] * k)), min(raster.height, int(box[3] * k + 0.999))
+    n = 0
+    for y in range(y0, y1):
+        row = raster.pixels[y * raster.width + x0:y * raster.width + x1]
+        n += sum(1 for v in row if v < INK_DARK)
+        if n >= INK_DARK_PIXELS:
+            return True
+    return False
+
+
+def _modules(view: View, corners: Tuple[Tuple[float, float], ...], n: int) -> List[str]:
+    """The n x n modules of a code zxing-cpp located at *corners* in *view*'s raster, as
+    rows of "1" (dark) and "0" (qr_rows's form), read as the page shows them (a turned
+    code reads turned: the caller compares its turns).  The symbol's edges are found on
+    the pixels (its finder patterns' dark outer rings), as zxing-cpp's corners may be a
+    pixel off, and each module is read at its centre."""
+    raster = view.raster
+    assert raster is not None
+    w, px = raster.width, raster.pixels
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    x0, x1, y0, y1 = int(min(xs)), int(max(xs)), int(min(ys)), int(max(ys))
+    m = max(1, int((x1 - x0 + 1) / n))
+    span = 7 * m - 1
+
+    def dark(x: int, y: int) -> bool:
+        return 0 <= x < w and 0 <= y < raster.height and px[y * w + x] < 128
+
+    def row_dark(y: int, a: int, b: int) -> bool:
+        return sum(dark(x, y) for x in range(a, b)) >= 0.8 * (b - a)
+
+    def col_dark(x: int, a: int, b: int) -> bool:
+        return sum(dark(x, y) for y in range(a, b)) >= 0.8 * (b - a)
+
+    def edge(cands: range, ok) -> Optional[int]:
+        return next((c for c in cands if ok(c)), None)
+
+    top = edge(range(y0 - 2, y0 + 3), lambda y: row_dark(y, x0, x0 + span)
+               or row_dark(y, x1 - span, x1 + 1))
+    bottom = edge(range(y1 + 2, y1 - 3, -1), lambda y: row_dark(y, x0, x0 + span)
+                  or row_dark(y, x1 - span, x1 + 1))
+    left = edge(range(x0 - 2, x0 + 3), lambda x: col_dark(x, y0, y0 + span)
+                or col_dark(x, y1 - span, y1 + 1))
+    right = edge(range(x1 + 2, x1 - 3, -1), lambda x: col_dark(x, y0, y0 + span)
+                 or col_dark(x, y1 - span, y1 + 1))
+    if None in (top, bottom, left, right):
+        return []
+    x0, y0 = float(left), float(top)  # type: ignore[arg-type]
+    sx, sy = (right - left + 1) / n, (bottom - top + 1) / n  # type: ignore[operator]
+    return ["".join("1" if dark(int(x0 + (j + 0.5) * sx), int(y0 + (i + 0.5) * sy)) else "0"
+                    for j in range(n)) for i in range(n)]
+
+
+def _turns(rows: List[str]) -> List[List[str]]:
+    """*rows* and its three quarter turns."""
+    out = [rows]
+    for _ in range(3):
+        r = out[-1]
+        out.append(["".join(r[len(r) - 1 - i][j] for i in range(len(r))) for j in range(len(r))])
+    return out
 
 
 def _link_check(view: View, copies: List[Box], number: str, year: Optional[int],
@@ -267,6 +366,9 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
     from .qr import qr_rows, qr_text
 
     want = qr_text(number)
+    why = unreadable(page)
+    if why is not None:
+        return Check("qr", ERROR, "not checked: %s" % why)
     for view in page.views:
         other = [c for c in view.codes if c != want]
         if other:
@@ -287,7 +389,22 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
                      "viewer" % "; ".join(
                          "%s's rendering decodes to %s" % (_name(v), want) if v in having else
                          "%s's rendering has no QR code" % _name(v) for v in page.views))
-    modules = len(qr_rows(number))
+    rows = qr_rows(number)
+    modules = len(rows)
+    for view in page.views:  # the code drawn is pith.sty's, module for module
+        for text, corners in zip(view.codes, view.code_corners):
+            if text != want or view.raster is None:
+                continue
+            got = _modules(view, corners, modules)
+            diff = min(sum(a != b for r, g in zip(t, got) for a, b in zip(r, g))
+                       for t in _turns(rows)) if got else modules * modules
+            if diff:
+                return Check("qr", FAIL, "page 1's QR code decodes to %s in %s's rendering, "
+                             "but it is not pith.sty's code of it (%d of its %d modules "
+                             "differ: a scanner corrects them, or reads another code where "
+                             "more differ); if its include came from an older pith-tex, run "
+                             "pith-tex fetch and recompile"
+                             % (want, _name(view), diff, modules * modules))
     boxes = [b for v in page.views for c, b in zip(v.codes, v.code_boxes) if c == want]
     small = [b for b in boxes if (b[2] - b[0]) / modules < MIN_QR_MODULE_PT * 0.9]
     if small:
