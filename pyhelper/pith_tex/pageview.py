@@ -239,10 +239,11 @@ def _pdfium_words(chars) -> Tuple[Word, ...]:
 
 
 #: A character paints when hiding its text objects changes at least INK_PIXELS pixels of
-#: its box by at least INK_DELTA grey levels (of 255), in a rendering where the smallest
-#: character is INK_HEIGHT pixels high: honest black glyphs change dozens of pixels by
+#: its box by at least INK_DELTA grey levels (of 255; a fifth of black on white, as
+#: translucent text at alpha 0.2 gives), in a rendering where the smallest character is
+#: INK_HEIGHT pixels high: honest black glyphs change dozens of pixels by
 #: ~255; text hidden, covered or clipped changes none.
-INK_DELTA = 96
+INK_DELTA = 48
 INK_PIXELS = 3
 INK_HEIGHT = 24
 MAX_INK = 16  # matches rendered (a page that repeats the badge more is odd, not hidden)
@@ -290,8 +291,19 @@ def _changed(a: bytes, b: bytes, w: int, h: int, box: Box, region: Box,
     return n
 
 
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _core(b: Box) -> Box:
+    """The middle of a character's box: a quarter of its smaller side in from each side
+    (neighbours' loose boxes touch its edges)."""
+    d = min(b[2] - b[0], b[3] - b[1]) / 4
+    return (b[0] + d, b[1] + d, b[2] - d, b[3] - d)
+
+
 def _ink(raw, page, textpage, chars, pattern: Pattern[str], width: float,
-         height: float) -> Tuple[Ink, ...]:
+         height: float, crop: Box, rotation: int) -> Tuple[Ink, ...]:
     """The :class:`Ink` of each match of *pattern* in PDFium's text of page 1 with the
     white space removed (at most :data:`MAX_INK`)."""
     import ctypes
@@ -334,8 +346,17 @@ def _ink(raw, page, textpage, chars, pattern: Pattern[str], width: float,
             for obj, mode in modes:
                 if mode >= 0:
                     raw.FPDFTextObj_SetTextRenderMode(obj, mode)
+        # another character drawn on one of the match's (other glyphs over the number)
+        # makes it unreadable however its own glyph paints
+        # (the glyphs' own, tight boxes: loose ones of the lines above and below touch)
+        def tight(i: int) -> Box:
+            return to_view(crop, rotation, textpage.get_charbox(i))
+
+        mine = {c[0] for c in part}
+        others = [tight(c[0]) for c in kept if c[0] not in mine and _overlaps(c[2], region)]
         painted = tuple(_changed(before, after, w, h, b, region, scale) >= INK_PIXELS
-                        for b in boxes)
+                        and not any(_overlaps(o, _core(tight(c[0]))) for o in others)
+                        for b, c in zip(boxes, part))
         found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part), painted))
     return tuple(found)
 
@@ -376,7 +397,8 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
         pixels = buf if stride == w else b"".join(
             buf[r * stride:r * stride + w] for r in range(h))
         raster = Raster(w, h, scale * 72.0, pixels)
-        inks = () if ink is None else _ink(raw, page, textpage, chars, ink, width, height)
+        inks = () if ink is None else _ink(raw, page, textpage, chars, ink, width, height,
+                                              crop, rotation)
         values = []
         for key in meta:
             value = pdf.get_metadata_value(key)

@@ -434,6 +434,11 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             # Acrobat scales the page by it; PDFium and poppler draw it in points
             page_error = ("page 1 has /UserUnit %s: viewers differ in whether they scale the "
                           "page by it, so its size is not one thing" % show(str(unit), 20))
+        elif isinstance(xmp, str):
+            # PDFium decodes the metadata stream as it opens the file, and aborts the
+            # process when that takes more memory than it may have: the packet pypdf
+            # could not read (a decompression bomb, say) is not handed to it
+            page_error = "not read, as the XMP packet could not be (%s)" % xmp
         else:
             try:
                 view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS)

@@ -128,6 +128,29 @@ def _text_copies(view: View, number: str, year: Optional[int]) -> List[Tuple[Box
     return copies
 
 
+def _laid_out(boxes: Sequence[Box], sizes: Sequence[float]) -> bool:
+    """Whether characters in *boxes* are set one after the other, as a reader reads a
+    word: each next one 0.1 to 1.5 em on along the line and at most half an em off it,
+    or at the start of a following line (0.8 to 3.5 em on across it, back to the line's
+    start); the line runs across the page or, for text turned a quarter, down it.
+    Glyphs piled on each other, or set far apart, are no badge."""
+    if len(boxes) < 2:
+        return True
+    cs = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes]
+    first = (cs[1][0] - cs[0][0], cs[1][1] - cs[0][1])
+    if abs(first[1]) > abs(first[0]):  # turned: along y, across x (either way round)
+        sign = 1.0 if first[1] > 0 else -1.0
+        cs = [(y * sign, -x * sign) for x, y in cs]
+    for (x0, y0), (x1, y1), size in zip(cs, cs[1:], sizes):
+        along, across = x1 - x0, y1 - y0
+        if abs(across) <= 0.5 * size and 0.1 * size <= along <= 1.5 * size:
+            continue
+        if 0.8 * size <= across <= 3.5 * size and along < 0:  # the next line's start
+            continue
+        return False
+    return True
+
+
 def _big_enough(view: View, size: float) -> bool:
     if view.engine == "poppler":
         return size >= POPPLER_HEIGHT * MIN_FONT_PT
@@ -147,11 +170,16 @@ class _Seen:
         self.painted: List[Box] = []
         self.glyphs: List[Tuple[Box, ...]] = []  # the characters' boxes of each painted copy
         self.unpainted = 0
+        self.piled = False  # a copy whose characters are not set one after the other
         for ink in view.ink:
             m = BADGE_RE.fullmatch(ink.text)
             if m is None or not _ours(m.group(1), m.group(2), number, year):
                 continue
             if not all(_inside(b, view) for b in ink.boxes) or min(ink.sizes) < MIN_FONT_PT:
+                continue
+            if not _laid_out(ink.boxes, ink.sizes):
+                self.unpainted = max(self.unpainted, 1)
+                self.piled = True
                 continue
             if all(ink.painted):
                 self.glyphs.append(ink.boxes)
@@ -194,6 +222,9 @@ def unreadable(page: PageOne) -> Optional[str]:
         if view.errors:
             return "%s reports errors reading page 1 (%s): viewers repair such a page each " \
                    "their own way" % (_name(view), view.errors[0])
+    if not any(v.words for v in page.views):
+        return ("page 1 shows no text at all in %s (its content could not be read?): the "
+                "badge could be there or not" % " or ".join(_name(v) for v in page.views))
     first = page.views[0]
     if first.words and not any(ch.isalnum() for w in first.words for ch in w.text):
         return ("page 1 draws text (%d words) that reads as no text at all in %s (fonts "
@@ -230,7 +261,19 @@ def badge_check(page: PageOne, number: str, year: Optional[int], links: Tuple[st
                      % (claimed, seen[0].why_not() if not seen[0].shows else
                         seen[-1].why_not()))
     pdfium = seen[0]
+    if not pdfium.painted and pdfium.piled:
+        return Check("badge", FAIL, "page 1 has %s only where it is not readable (its "
+                     "characters are not set one after the other: piled on each other, or "
+                     "spread apart)" % claimed)
     if not pdfium.painted:
+        for s in seen[1:]:  # another engine puts ink there: they disagree
+            if s.view.raster is not None and any(
+                    all(_has_ink(s.view.raster, b) for b in ink.boxes)
+                    for ink in pdfium.view.ink if BADGE_RE.fullmatch(ink.text)):
+                return Check("badge", ERROR, "viewers disagree: %s's rendering has ink where "
+                             "%s is, but PDFium paints nothing there (its characters drawn "
+                             "with and without their text look the same)"
+                             % (_name(s.view), claimed))
         return Check("badge", FAIL, "page 1 has %s only where it is not visible (not painted: "
                      "PDFium draws the same pixels there with and without its text, %d "
                      "character%s not painted; white, covered, clipped, hidden or "
@@ -395,6 +438,9 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
         for text, corners in zip(view.codes, view.code_corners):
             if text != want or view.raster is None:
                 continue
+            side = max(c[0] for c in corners) - min(c[0] for c in corners)
+            if side < 2.5 * modules:
+                continue  # under 2.5 pixels a module: not read module for module here
             got = _modules(view, corners, modules)
             diff = min(sum(a != b for r, g in zip(t, got) for a, b in zip(r, g))
                        for t in _turns(rows)) if got else modules * modules

@@ -76,7 +76,7 @@ def qr_box(w: Any) -> Any:
 
     buf = io.BytesIO()
     w.write(buf)
-    v = pageview.pdfium_view(buf.getvalue())
+    v = pageview.pdfium_view(buf.getvalue(), dpi=600)
     assert len(v.code_boxes) == 1, v.codes
     b = v.code_boxes[0]
     left, top = v.crop[0], v.crop[3]
