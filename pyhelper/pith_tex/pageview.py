@@ -422,10 +422,10 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
 
 def poppler_missing() -> Optional[str]:
     """Why poppler cannot be asked here (None: it can)."""
-    gone = [t for t in ("pdftotext", "pdftoppm") if shutil.which(t) is None]
+    gone = [t for t in ("pdftotext", "pdftoppm", "pdfinfo") if shutil.which(t) is None]
     if gone:
         return "poppler is not installed (%s not found): install poppler-utils" % (
-            " and ".join(gone))
+            ", ".join(gone))
     return None
 
 
@@ -529,7 +529,7 @@ def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = N
     raster = _pgm(_run(["pdftoppm", "-f", "1", "-l", "1", "-r", "%.3f" % r, "-gray",
                         "-cropbox", "-"], data, deadline, errors), r)
     values: Tuple[Tuple[str, str], ...] = ()
-    if meta and shutil.which("pdfinfo") is not None:
+    if meta:
         values = _pdfinfo_values(_run(["pdfinfo", "-custom", "-enc", "UTF-8", "-"], data,
                                       deadline), meta)
     found = qr_found(raster)
