@@ -84,3 +84,47 @@ def test_poppler_failure_is_an_engine_failure(pdf):
     with pytest.raises(pageview.EngineFailed) as e:
         pageview.poppler_view(pdf[: len(pdf) // 3])
     assert "poppler" in str(e.value)
+
+
+def _covered(pdf: bytes, box, grey: str) -> bytes:
+    """*pdf* with a filled rectangle of *grey* drawn over *box* (the view's frame) after
+    page 1's content."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    w = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    page = w.pages[0]
+    top = float(page.cropbox[3])
+    s = DecodedStreamObject()
+    s.set_data(b"q\n" + page.get_contents().get_data() + b"\nQ\nq %s g %.2f %.2f %.2f %.2f re f Q\n"
+               % (grey.encode(), box[0], top - box[3], box[2] - box[0], box[3] - box[1]))
+    page[NameObject("/Contents")] = w._add_object(s)
+    out = io.BytesIO()
+    w.write(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("grey, painted", [("1", False), ("0", False)],
+                         ids=["white-box", "black-box"])
+def test_ink_is_what_paints(pdf, grey, painted):
+    """The title's characters paint (PDFium renders them with and without their text
+    objects); a box drawn over them, white or black, leaves the two renderings alike."""
+    import re
+
+    v = pageview.pdfium_view(pdf, ink=re.compile("Title"))
+    (ink,) = v.ink
+    assert ink.text == "Title" and all(ink.painted), ink
+    box = (min(b[0] for b in ink.boxes) - 1, min(b[1] for b in ink.boxes) - 1,
+           max(b[2] for b in ink.boxes) + 1, max(b[3] for b in ink.boxes) + 1)
+    (hidden,) = pageview.pdfium_view(_covered(pdf, box, grey), ink=re.compile("Title")).ink
+    assert hidden.painted == (painted,) * 5, hidden
+
+
+def test_sizes_are_what_a_reader_sees(pdf):
+    """PDFium's font size is Tf times the character's matrix: Ghostscript (the dvips
+    route) sets text at a small Tf scaled up, pdfTeX at its size; both read alike."""
+    sizes = {w.text: w.size for w in pageview.pdfium_view(pdf).words}
+    assert 9 < sizes["body"] < 11, sizes  # 10 pt body text
+    assert 16 < sizes["Title"] < 19, sizes  # \LARGE: 17.28 pt
