@@ -129,6 +129,8 @@ class PdfClaims(NamedTuple):
     #: The clickable areas of page 1 and what they open; a str when they could not be
     #: read.
     areas: Union[Tuple[Link, ...], str] = ()
+    #: Why the file reads two ways (:func:`pith_tex.pdfgate.refusals`): not checked.
+    refused: Tuple[str, ...] = ()
 
 
 class UnreadablePdf(Exception):
@@ -444,8 +446,10 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             annots = "their appearance streams are nested too deeply"
         except Exception as e:
             annots = "%s: %s" % (type(e).__name__, show(str(e), 60))
+    from .pdfgate import refusals
+
     return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links, annots,
-                     tuple(duplicates.found), areas)
+                     tuple(duplicates.found), areas, tuple(refusals(data, reader)))
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
@@ -892,6 +896,11 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
                          "signed" if signed else "verified, unsigned"))
     checks = [first,
               _canonical_check(raw, record), *out.checks]
+    if claims.refused:  # what page 1 shows depends on the reader: nothing to vouch for
+        more = len(claims.refused) - 1
+        checks.insert(1, Check("structure", ERROR, "%s%s; what readers see cannot be vouched "
+                               "for" % (claims.refused[0], " (and %d more)" % more if more
+                                        else "")))
     number = out.number or number
     url = info["PithURL"]
     if number is None:
