@@ -235,9 +235,11 @@ def _data_end(data: bytes, start: int, entries: Dict[str, Any]) -> Tuple[Optiona
 
 def _inline_image(data: bytes, start: int, entries: Dict[str, Any],
                   where: str) -> Tuple[int, Optional[str]]:
-    """The end of the inline image whose data starts at *start* (past its ``EI``) and the
-    refusal it earns, if any."""
+    """The end of the inline image whose data starts at *start* (past its ``EI``; -1 when
+    the stream ends inside its data) and the refusal it earns, if any."""
     end, why = _data_end(data, start, entries)
+    if end is not None and end >= len(data):
+        return -1, None  # the stream ends inside the image's data
     if end is None:
         return len(data), "an inline image in %s: %s, so readers may end it at " \
             "different places" % (where, why)
@@ -273,6 +275,8 @@ def _scan(data: bytes, where: str, found: List[str]) -> Optional[str]:
                 if end >= len(data):
                     return "an inline image"
                 resume, why = _inline_image(data, end + 1, _image_dict(pending), where)
+                if resume < 0:
+                    return "an inline image"
                 if why is not None:
                     found.append(why)
                     return None  # the rest of the stream does not read one way
@@ -308,17 +312,21 @@ def _contents_refusals(streams: List[bytes], found: List[str]) -> None:
     for k, data in enumerate(streams):
         inside = _scan(data, where, found)
         if k + 1 == len(streams):
+            if inside == "an inline image":  # its data runs on past the content's end
+                found.append("page 1's content ends inside an inline image: readers end "
+                             "it each their own way")
             break
+        joins = ("readers join the streams each their own way (poppler with nothing, "
+                 "PDFium with a space, pypdf with a line end)")
         if inside is not None:
             found.append("page 1's content is an array of streams and stream %d of %d ends "
-                         "inside %s: readers join the streams each their own way (poppler "
-                         "with nothing, PDFium with a space, pypdf with a line end)" % (k + 1, len(streams), inside))
+                         "inside %s: %s" % (k + 1, len(streams), inside, joins))
         elif _split(data, streams[k + 1]):
+            last = data[-16:].split()[-1].decode("latin-1")
+            first = streams[k + 1][:16].split()[0].decode("latin-1")
             found.append("page 1's content is an array of streams and stream %d of %d ends "
-                         "inside a token (%r + %r): readers that read the streams as one "
-                         "see another token than pypdf" % (
-                             k + 1, len(streams), data[-8:].split()[-1:],
-                             streams[k + 1][:8].split()[:1]))
+                         "inside a token (%s|%s): %s" % (k + 1, len(streams), last[-8:],
+                                                          first[:8], joins))
 
 
 # --- what page 1 draws -------------------------------------------------------------------
