@@ -232,7 +232,7 @@ def test_a_count_that_lies(papers, tmp_path):
 
 # -- the badge drawn where nobody sees it, another number drawn -------------------------------
 
-@pytest.mark.parametrize("how", ["white", "clipped", "covered", "layer"])
+@pytest.mark.parametrize("how", ["white", "clipped", "covered", "form", "layer"])
 def test_a_badge_nobody_sees(papers, tmp_path, how):
     pdf = H.badge_edited(papers["honest"], tmp_path / (how + ".pdf"), how)
     not_verified(pdf)

@@ -278,10 +278,11 @@ def badge_edited(src: Path, dst: Path, how: str, edit: Optional[Callable[[Any], 
     ``white``   shown in white (``1 g``) on the white page;
     ``clipped`` its text object drawn inside a clip of one square point far from it;
     ``covered`` a box of the page's colour painted over it after it;
+    ``form``    the same box painted by a form XObject;
     ``layer``   in a layer (optional content group) that is off.
     """
-    from pypdf.generic import (ArrayObject, DictionaryObject, NameObject,
-                               TextStringObject)
+    from pypdf.generic import (ArrayObject, DictionaryObject, NameObject, NumberObject,
+                               StreamObject, TextStringObject)
 
     data = content(src)
     a, b = badge_line(data)
@@ -292,12 +293,28 @@ def badge_edited(src: Path, dst: Path, how: str, edit: Optional[Callable[[Any], 
         new = data[:a] + b"1 g 1 G " + data[a:b] + b" 0 g 0 G" + data[b:]
     elif how == "clipped":
         new = data[:bt] + b"q 0 0 1 1 re W n " + data[bt:et + 2] + b" Q" + data[et + 2:]
-    elif how == "covered":
+    elif how in ("covered", "form"):
         m = re.search(rb"Tf ([0-9.]+) ([0-9.]+) Td", place)
         assert m, place
         x, y = float(m.group(1)), float(m.group(2))
-        new = (data[:et + 2] + b"\nq 1 g %.3f %.3f 150 10 re f Q\n" % (x - 2, y - 2.5)
-               + data[et + 2:])
+        if how == "covered":
+            box = b"q 1 g %.3f %.3f 150 10 re f Q" % (x - 2, y - 2.5)
+        else:
+            box = b"q 1 0 0 1 %.3f %.3f cm /FmWhite Do Q" % (x - 2, y - 2.5)
+
+            def edit(w: Any) -> None:
+                form = StreamObject()
+                form._data = b"1 g 0 0 150 10 re f"
+                form.update({NameObject("/Type"): NameObject("/XObject"),
+                             NameObject("/Subtype"): NameObject("/Form"),
+                             NameObject("/BBox"): ArrayObject(
+                                 [NumberObject(0), NumberObject(0), NumberObject(150),
+                                  NumberObject(10)])})
+                res = w.pages[0]["/Resources"].get_object()
+                if "/XObject" not in res:
+                    res[NameObject("/XObject")] = DictionaryObject()
+                res["/XObject"].get_object()[NameObject("/FmWhite")] = w._add_object(form)
+        new = data[:et + 2] + b"\n" + box + b"\n" + data[et + 2:]
     elif how == "layer":
         new = data[:a] + b"/OC /PithOff BDC " + data[a:b] + b" EMC" + data[b:]
 
