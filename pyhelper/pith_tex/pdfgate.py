@@ -46,7 +46,10 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 MAX_STREAMS = 512
 MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 16
-MAX_TREE_NODES = 4096
+#: Page-tree nodes whose /Count is compared with their kids: each costs pypdf a parse
+#: (about 0.2 ms; pdfTeX's pages sit in object streams), so a long paper pays a bounded
+#: amount.  The nodes on the way to page 1, which choose it, are always compared.
+MAX_TREE_NODES = 256
 MAX_INLINE_DECODED = 64 * 1024 * 1024  # what a Flate inline image may inflate to
 
 _WS = b"\x00\t\n\x0c\r "
@@ -462,6 +465,10 @@ def _first_page(root: Any, found: List[str]) -> Tuple[Any, Any]:
         kids = d.get("/Kids")
         if kids is None:
             return d, resources
+        if d.get("/Type") == "/Page":
+            found.append("page 1's page object has /Kids: pdf.js takes it for the page, "
+                         "poppler and PDFium look for page 1 among its kids")
+            return None, None
         try:
             kids = list(kids.get_object())
         except Exception:

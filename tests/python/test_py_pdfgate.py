@@ -199,6 +199,31 @@ def test_a_node_both_page_and_tree_is_refused():
     assert any("says /Type /Pages but has no /Kids" in f for f in found), found
 
 
+def test_page_1_with_kids_is_refused():
+    found = refusals(tree({
+        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        3: b"<< /Type /Page /Kids [20 0 R] /Count 1 /Parent 2 0 R /MediaBox [0 0 9 9] "
+           b"/Contents 9 0 R >>",
+        20: page(20, 3),
+    }))
+    assert any("page 1's page object has /Kids" in f for f in found), found
+
+
+def test_past_the_node_cap_the_way_to_page_1_is_still_compared(monkeypatch):
+    later_lie = {
+        2: b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 3 >>",
+        3: b"<< /Type /Pages /Kids [20 0 R] /Count 1 /Parent 2 0 R >>",
+        4: b"<< /Type /Pages /Kids [21 0 R 22 0 R] /Count 5 /Parent 2 0 R >>",
+        20: page(20, 3), 21: page(21, 4), 22: page(22, 4),
+    }
+    assert any("object 4) claims /Count 5" in f for f in refusals(tree(later_lie)))
+    monkeypatch.setattr(pdfgate, "MAX_TREE_NODES", 3)
+    assert refusals(tree(later_lie)) == []  # not reached: it does not choose page 1
+    first_lie = dict(later_lie)
+    first_lie[3] = b"<< /Type /Pages /Kids [20 0 R] /Count 0 /Parent 2 0 R >>"
+    assert any("holding page 1 claims /Count 0" in f for f in refusals(tree(first_lie)))
+
+
 def test_a_tree_loop_is_refused_and_ends():
     found = refusals(tree({
         2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
