@@ -31,6 +31,31 @@ def test_honest_papers_pass(tmp_path, route):
     assert refusals(pdf.read_bytes()) == []
 
 
+_CLASSES = {
+    "acmart-sigconf": ("\\documentclass[sigconf]{acmart}", "\\title{T}\\author{A}", ""),
+    "acmart-acmsmall": ("\\documentclass[acmsmall]{acmart}", "\\title{T}\\author{A}", ""),
+    # revtex reads its front matter after \begin{document}
+    "revtex": ("\\documentclass[aps,prl]{revtex4-2}", "",
+               "\\title{T}\\author{A}\\affiliation{X}"),
+    "IEEEtran": ("\\documentclass[conference]{IEEEtran}", "\\title{T}\\author{A}", ""),
+    "beamer": ("\\documentclass{beamer}", "\\title{T}\\author{A}", ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CLASSES))
+def test_honest_papers_of_other_classes_pass(tmp_path, name):
+    import texbuild
+
+    cls, before, after = _CLASSES[name]
+    body = ("\\begin{frame}\\maketitle\\end{frame}" if name == "beamer"
+            else "\\maketitle\nSome text.")
+    src = ("%s\n\\usepackage[qr]{pith}\n\\pithnumber{%s}\n%s\n\\begin{document}%s%s\n"
+           "\\end{document}\n" % (cls, V["number"], before, after, body))
+    b = texbuild.compile_tex(tmp_path / name, src, "pdflatex", include=H.include_of(V))
+    assert b.ok, b.describe()
+    assert refusals(b.pdf.read_bytes()) == []
+
+
 def test_a_paper_with_an_inline_image_from_ghostscript_passes(tmp_path):
     # ps2pdf writes small images inline (Flate-compressed): the honest case of BI/ID/EI
     src = ("\\documentclass{article}\\usepackage[qr]{pith}\\pithnumber{%s}\n"
