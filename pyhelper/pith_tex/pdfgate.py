@@ -260,39 +260,79 @@ def _inline_image(data: bytes, start: int, entries: Dict[str, Any],
     return j + 2, None
 
 
-def _scan(data: bytes, where: str, found: List[str]) -> Optional[str]:
-    """Lex the content stream *data*; append the refusals of its inline images to
-    *found*; return what the stream ends inside of ("a comment", ...), or None."""
-    toks = _tokens(data)
-    pending: Optional[List[Tuple[str, bytes]]] = None  # an inline image's dictionary
+# What the scan of a content stream stops at: a string, a comment, a hex string or a
+# dictionary's ``<<``, and the operator ``BI`` (not a name ``/BI``, not inside a longer
+# token); everything else is skipped at the regular expression's speed.
+_STOP_RE = re.compile(rb"\(|%|<<?|(?<![^\x00\t\n\x0c\r ()<>\[\]{}])BI"
+                      rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+_PAREN_RE = re.compile(rb"[\\()]")
+
+
+def _string_end(data: bytes, i: int) -> int:
+    """The end of the literal string starting at *i* (its ``(``), or -1 when the data
+    ends inside it (parentheses balance, a backslash escapes the next byte)."""
+    depth = 0
     while True:
-        for kind, tok, end in toks:
-            if end < 0:
-                return "a " + {"comment": "comment", "string": "string",
-                               "hex": "hex string"}[kind]
-            if pending is None:
-                if kind == "regular" and tok == b"BI":
-                    pending = []
-                continue
-            if kind == "regular" and tok == b"ID":
-                if end >= len(data):
-                    return "an inline image"
-                resume, why = _inline_image(data, end + 1, _image_dict(pending), where)
-                if resume < 0:
-                    return "an inline image"
-                if why is not None:
-                    found.append(why)
-                    return None  # the rest of the stream does not read one way
-                pending = None
-                toks = _tokens(data, resume)  # go on after its EI
-                break
-            pending.append((kind, tok))
-            if len(pending) > 4096:
-                found.append("an inline image in %s has a dictionary of more than 2048 "
-                             "entries" % where)
-                return None
-        else:
-            return "an inline image" if pending is not None else None
+        m = _PAREN_RE.search(data, i)
+        if m is None:
+            return -1
+        i = m.end()
+        if data[m.start()] == 0x5C:
+            i += 1
+            continue
+        depth += 1 if data[m.start()] == 0x28 else -1
+        if depth == 0:
+            return i
+
+
+def _image_entries(data: bytes, i: int) -> Tuple[Optional[Dict[str, Any]], int]:
+    """The dictionary of the inline image whose ``BI`` ends at *i*, and the end of its
+    ``ID`` (None, -1: the stream ends first, or the dictionary is absurdly long)."""
+    items: List[Tuple[str, bytes]] = []
+    for kind, tok, end in _tokens(data, i):
+        if end < 0 or len(items) > 4096:
+            break
+        if kind == "regular" and tok == b"ID":
+            return _image_dict(items), end
+        items.append((kind, tok))
+    return None, -1
+
+
+def _scan(data: bytes, where: str, found: List[str]) -> Optional[str]:
+    """Scan the content stream *data*; append the refusals of its inline images to
+    *found*; return what the stream ends inside of ("a comment", ...), or None."""
+    i = 0
+    while True:
+        m = _STOP_RE.search(data, i)
+        if m is None:
+            return None
+        at, i = m.start(), m.end()
+        c = data[at]
+        if c == 0x28:  # (
+            i = _string_end(data, at)
+            if i < 0:
+                return "a string"
+        elif c == 0x25:  # %
+            eol = _EOL_RE.search(data, at)
+            if eol is None:
+                return "a comment"
+            i = eol.end()
+        elif c == 0x3C:  # < or <<
+            if m.group(0) == b"<":
+                j = data.find(b">", at)
+                if j < 0:
+                    return "a hex string"
+                i = j + 1
+        else:  # BI
+            entries, end = _image_entries(data, i)
+            if entries is None or end >= len(data):
+                return "an inline image"
+            i, why = _inline_image(data, end + 1, entries, where)
+            if i < 0:
+                return "an inline image"
+            if why is not None:
+                found.append(why)
+                return None  # the rest of the stream does not read one way
 
 
 def _regular(b: int) -> bool:
@@ -573,6 +613,9 @@ def refusals(data: bytes, reader: Any = None) -> List[str]:
                 found.append(str(e))
             except RecursionError:
                 found.append("page 1's objects are nested too deeply to be read")
+            except Exception as e:  # pypdf on objects that are not what they claim
+                found.append("page 1 or the page tree could not be read (%s): what readers "
+                             "show there cannot be told" % type(e).__name__)
     finally:
         if quiet:
             log.disabled = False

@@ -7,6 +7,7 @@ import zlib
 from typing import Dict, List
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import hostile_pdfs as H
 import recorded
@@ -301,3 +302,16 @@ def test_forms_nested_deeper_than_the_cap_are_refused(monkeypatch):
 
 def test_what_pypdf_cannot_open_is_left_to_the_caller():
     assert refusals(b"not a pdf") == []
+
+
+_PIECES = [b"BI", b"ID", b"EI", b" ", b"\n", b"%", b"(", b")", b"\\", b"<", b">", b"<<",
+           b">>", b"/W 8", b"/H 1", b"/IM true", b"/F /Fl", b"/F /AHx", b"0", b"Tj", b"[",
+           b"]", b"\x00", b"\xff"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=40).map(b"".join),
+                min_size=1, max_size=3))
+def test_any_content_gives_a_list_never_an_exception(streams):
+    found = refusals(H.one_page(streams))
+    assert isinstance(found, list) and all(isinstance(f, str) for f in found)
