@@ -59,7 +59,8 @@ _EOL_RE = re.compile(rb"[\r\n]")
 # space or the end of the stream (pypdf and pdf.js; PDFium and poppler do not look).
 _EI_RE = re.compile(rb"EI(?=[\x00\t\n\x0c\r ]|\Z)")
 
-#: Bits per pixel of the colour spaces an inline image may name (abbreviated or not).
+#: Components per pixel of the colour spaces an inline image may name (abbreviated or
+#: not; an array by its first name); a colour space from the resources is not computed.
 _COMPONENTS = {"/G": 1, "/DeviceGray": 1, "/CalGray": 1, "/I": 1, "/Indexed": 1,
                "/RGB": 3, "/DeviceRGB": 3, "/CalRGB": 3, "/Lab": 3,
                "/CMYK": 4, "/DeviceCMYK": 4}
@@ -167,7 +168,29 @@ def _int(value: Any) -> Optional[int]:
     return v if v > 0 else None
 
 
-def _raw_length(entries: Dict[str, Any]) -> Tuple[Optional[int], str]:
+def _named_components(resources: Any, name: str) -> Optional[int]:
+    """Components per pixel of the colour space *name* of *resources* (None: not one an
+    image's size can be computed with)."""
+    cs = _dict(resources).get("/ColorSpace")
+    try:
+        value = _dict(cs).get(name)
+        value = value.get_object() if value is not None else None
+        family = value if isinstance(value, str) else value[0] if value else None
+        if family in _COMPONENTS:
+            return _COMPONENTS[family]
+        if family in ("/Separation",):
+            return 1
+        if family == "/DeviceN":
+            return len(value[1].get_object())
+        if family == "/ICCBased":
+            n = value[1].get_object().get("/N")
+            return n if isinstance(n, int) and n in (1, 3, 4) else None
+    except Exception:  # not an array, not a stream: not computed
+        return None
+    return None
+
+
+def _raw_length(entries: Dict[str, Any], resources: Any) -> Tuple[Optional[int], str]:
     """The bytes of an unfiltered inline image's data as its size says (None and why when
     the dictionary does not say)."""
     w, h = _int(entries.get("/W", entries.get("/Width"))), _int(
@@ -178,6 +201,8 @@ def _raw_length(entries: Dict[str, Any]) -> Tuple[Optional[int], str]:
     if isinstance(cs, list):  # [/Indexed base hival lookup]
         cs = cs[0] if cs else None
     comps = 1 if mask else _COMPONENTS.get(cs) if isinstance(cs, str) else None
+    if comps is None and not mask and isinstance(cs, str):
+        comps = _named_components(resources, cs)
     if w is None or h is None or bpc is None or comps is None:
         return None, "its size (width, height, bits, colour space %s) is not one the " \
             "readers compute alike" % (cs if isinstance(cs, str) else "?")
@@ -212,14 +237,15 @@ def _run_length_end(data: bytes, start: int) -> Optional[int]:
     return None
 
 
-def _data_end(data: bytes, start: int, entries: Dict[str, Any]) -> Tuple[Optional[int], str]:
+def _data_end(data: bytes, start: int, entries: Dict[str, Any],
+              resources: Any) -> Tuple[Optional[int], str]:
     """Where the data of the inline image starting at *start* ends, as PDFium and poppler
     find it (None and why when that cannot be told here)."""
     f = entries.get("/F", entries.get("/Filter"))
     first = f[0] if isinstance(f, list) and f else f if isinstance(f, str) else None
     first = _FILTERS.get(first, first) if first else None
     if first is None:
-        length, why = _raw_length(entries)
+        length, why = _raw_length(entries, resources)
         return (None, why) if length is None else (start + length, "")
     if first == "/ASCIIHexDecode":
         j = data.find(b">", start)
@@ -236,11 +262,11 @@ def _data_end(data: bytes, start: int, entries: Dict[str, Any]) -> Tuple[Optiona
     return None, "its data is %s, whose end only a decoder finds" % first[1:]
 
 
-def _inline_image(data: bytes, start: int, entries: Dict[str, Any],
-                  where: str) -> Tuple[int, Optional[str]]:
+def _inline_image(data: bytes, start: int, entries: Dict[str, Any], where: str,
+                  resources: Any) -> Tuple[int, Optional[str]]:
     """The end of the inline image whose data starts at *start* (past its ``EI``; -1 when
     the stream ends inside its data) and the refusal it earns, if any."""
-    end, why = _data_end(data, start, entries)
+    end, why = _data_end(data, start, entries, resources)
     if end is not None and end >= len(data):
         return -1, None  # the stream ends inside the image's data
     if end is None:
@@ -298,9 +324,10 @@ def _image_entries(data: bytes, i: int) -> Tuple[Optional[Dict[str, Any]], int]:
     return None, -1
 
 
-def _scan(data: bytes, where: str, found: List[str]) -> Optional[str]:
-    """Scan the content stream *data*; append the refusals of its inline images to
-    *found*; return what the stream ends inside of ("a comment", ...), or None."""
+def _scan(data: bytes, where: str, found: List[str], resources: Any = None) -> Optional[str]:
+    """Scan the content stream *data* (whose colour spaces are in *resources*); append the
+    refusals of its inline images to *found*; return what the stream ends inside of ("a
+    comment", ...), or None."""
     i = 0
     while True:
         m = _STOP_RE.search(data, i)
@@ -327,7 +354,7 @@ def _scan(data: bytes, where: str, found: List[str]) -> Optional[str]:
             entries, end = _image_entries(data, i)
             if entries is None or end >= len(data):
                 return "an inline image"
-            i, why = _inline_image(data, end + 1, entries, where)
+            i, why = _inline_image(data, end + 1, entries, where, resources)
             if i < 0:
                 return "an inline image"
             if why is not None:
@@ -348,12 +375,12 @@ def _split(first: bytes, second: bytes) -> bool:
     return (_regular(a) and _regular(b)) or (a == b == 0x3E)
 
 
-def _contents_refusals(streams: List[bytes], found: List[str]) -> None:
+def _contents_refusals(streams: List[bytes], found: List[str], resources: Any = None) -> None:
     """Page 1's ``/Contents`` streams: each must end where a token ends (outside any
     comment, string or inline image); the inline images of each are checked."""
     where = "page 1's content"
     for k, data in enumerate(streams):
-        inside = _scan(data, where, found)
+        inside = _scan(data, where, found, resources)
         if k + 1 == len(streams):
             if inside == "an inline image":  # its data runs on past the content's end
                 found.append("page 1's content ends inside an inline image: readers end "
@@ -441,7 +468,8 @@ def _drawn_refusals(resources: Any, budget: _Budget, found: List[str], depth: in
     for what, ref, own in _streams_of(resources):
         if not budget.first_visit(ref):
             continue
-        inside = _scan(budget.data(ref.get_object()), what, found)
+        inside = _scan(budget.data(ref.get_object()), what, found,
+                       own if own is not None else resources)
         if inside is not None:
             found.append("the %s on page 1 ends inside %s" % (what, inside))
         if own is not None:
@@ -464,7 +492,8 @@ def _annotation_refusals(page: Any, budget: _Budget, found: List[str]) -> None:
             obj = ref.get_object()
             if not hasattr(obj, "get_data") or not budget.first_visit(ref):
                 continue
-            inside = _scan(budget.data(obj), "an annotation's appearance", found)
+            inside = _scan(budget.data(obj), "an annotation's appearance", found,
+                           obj.get("/Resources"))
             if inside is not None:
                 found.append("an annotation's appearance on page 1 ends inside %s" % inside)
             _drawn_refusals(obj.get("/Resources"), budget, found, 1)
@@ -480,7 +509,7 @@ def _page_refusals(page: Any, resources: Any, found: List[str]) -> None:
         refs = list(obj) if isinstance(obj, list) else [contents]
         streams = [budget.data(r.get_object()) for r in refs
                    if hasattr(r.get_object(), "get_data")]
-    _contents_refusals(streams, found)
+    _contents_refusals(streams, found, resources)
     _drawn_refusals(resources, budget, found)
     _annotation_refusals(page, budget, found)
 

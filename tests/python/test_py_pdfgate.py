@@ -144,6 +144,21 @@ def test_an_inline_image_with_an_ambiguous_end_is_refused(entries, data, words):
     one(refusals(H.one_page([image(entries, data)])), "inline image", *words)
 
 
+@pytest.mark.parametrize("cs, data", [
+    (b"/Cs1", b"\x01\x02\x03\x04\x05\x06"),  # /DeviceRGB: 2 x 3 bytes
+    (b"/Cs2", b"\x01\x00"),  # [/Indexed ...]: 2 x 1 byte
+    (b"/Cs3", b"\x01\x02\x03\x04"),  # [/DeviceN [/A /B] ...]: 2 x 2 bytes
+])
+def test_an_inline_image_in_a_colour_space_of_the_resources(cs, data):
+    res = (b"<< /ColorSpace << /Cs1 /DeviceRGB /Cs2 [/Indexed /DeviceRGB 1 <ff000000ff00>] "
+           b"/Cs3 [/DeviceN [/A /B] /DeviceGray 10 0 R] >> >>")
+    page = image(b"/W 2 /H 1 /BPC 8 /CS " + cs, data)
+    assert refusals(H.one_page([page], res)) == []
+    # one byte more: the size (from the resources) ends it before the EI
+    one(refusals(H.one_page([image(b"/W 2 /H 1 /BPC 8 /CS " + cs, data + b"\x07")], res)),
+        "not followed by EI")
+
+
 def test_an_inline_image_in_a_form_is_refused():
     form = H.stream(image(b"/IM true /W 8 /H 12", b"\xff EI BT (a) Tj ET q"),
                     b"/Type /XObject /Subtype /Form /BBox [0 0 10 10] ")
