@@ -17,8 +17,12 @@ annotation appearances it draws):
 * **inline images whose end is ambiguous.**  The end of ``BI ... ID data EI`` is where the
   data ends: PDFium and poppler compute it from the size (unfiltered) or the decoder;
   pypdf and pdf.js look for an ``EI`` followed by white space.  Data holding such an
-  ``EI``, or an ``EI`` not where the size says, reads two ways; so does data whose end only
-  a decoder we do not run could find (DCT, LZW, CCITT).
+  ``EI``, or an ``EI`` not where the size says, reads two ways.  The end is computed here
+  for unfiltered, hex, ASCII85, Flate, run-length and LZW data, and at the JPEG's end
+  marker for DCT (as pdf.js finds it).  CCITT fax data (Ghostscript's bitmap glyphs) is
+  not decoded: its end is the first ``EI``, and a second ``EI`` before the next image is
+  refused; a G4 stream crafted to decode on past that first ``EI`` is not seen here
+  (PDFium and poppler, which decode it, agree on it then; pdf.js does not).
 
 The page tree:
 
@@ -237,13 +241,46 @@ def _run_length_end(data: bytes, start: int) -> Optional[int]:
     return None
 
 
+def _filter(entries: Dict[str, Any]) -> Optional[str]:
+    """The first filter of an inline image (full name), which its raw bytes go through."""
+    f = entries.get("/F", entries.get("/Filter"))
+    first = f[0] if isinstance(f, list) and f else f if isinstance(f, str) else None
+    return _FILTERS.get(first, first) if first else None
+
+
+def _lzw_end(data: bytes, start: int) -> Optional[int]:
+    """Where the LZW data starting at *start* ends: past its end-of-data code (257), codes
+    of 9 to 12 bits, widening one code early (the PDF default)."""
+    bits, size, buf, nbits, i, first = 9, 258, 0, 0, start, True
+    while True:
+        while nbits < bits:
+            if i >= len(data):
+                return None
+            buf, nbits, i = ((buf << 8) | data[i]) & 0xFFFFFF, nbits + 8, i + 1
+        code = (buf >> (nbits - bits)) & ((1 << bits) - 1)
+        nbits -= bits
+        if code == 257:
+            return i
+        if code == 256:
+            bits, size, first = 9, 258, True
+            continue
+        if not first:
+            size += 1
+        first = False
+        if size + 1 >= (1 << bits) and bits < 12:
+            bits += 1
+
+
+#: The end of CCITT fax data is not computed here (a G4 decoder): the first EI standing
+#: alone is taken as its end, as pdf.js and pypdf take it (see :func:`_inline_image`).
+_UNDECODED = "/CCITTFaxDecode"
+
+
 def _data_end(data: bytes, start: int, entries: Dict[str, Any],
               resources: Any) -> Tuple[Optional[int], str]:
     """Where the data of the inline image starting at *start* ends, as PDFium and poppler
     find it (None and why when that cannot be told here)."""
-    f = entries.get("/F", entries.get("/Filter"))
-    first = f[0] if isinstance(f, list) and f else f if isinstance(f, str) else None
-    first = _FILTERS.get(first, first) if first else None
+    first = _filter(entries)
     if first is None:
         length, why = _raw_length(entries, resources)
         return (None, why) if length is None else (start + length, "")
@@ -259,6 +296,15 @@ def _data_end(data: bytes, start: int, entries: Dict[str, Any],
     if first == "/RunLengthDecode":
         end = _run_length_end(data, start)
         return (None, "its run-length data does not end") if end is None else (end, "")
+    if first == "/LZWDecode":
+        end = _lzw_end(data, start)
+        return (None, "its LZW data does not end") if end is None else (end, "")
+    if first == "/DCTDecode":  # at the JPEG's end-of-image marker, where pdf.js ends it
+        j = data.find(b"\xff\xd9", start)
+        return (None, "its JPEG data does not end") if j < 0 else (j + 2, "")
+    if first == _UNDECODED:
+        m = _EI_RE.search(data, start)
+        return (None, "its CCITT data has no EI after it") if m is None else (m.start(), "")
     return None, "its data is %s, whose end only a decoder finds" % first[1:]
 
 
@@ -283,6 +329,15 @@ def _inline_image(data: bytes, start: int, entries: Dict[str, Any], where: str,
     if not _EI_RE.match(data, j):
         return len(data), "an inline image in %s is not followed by EI where its size " \
             "ends it (byte %d): readers end it at different places" % (where, end - start)
+    if _filter(entries) == _UNDECODED:
+        # PDFium and poppler decode it and may end it at a later EI: there must be none
+        # before the next image (or the end of the stream)
+        nxt = _BI_RE.search(data, j + 2)
+        later = _EI_RE.search(data, j + 2, nxt.start() if nxt else len(data))
+        if later is not None:
+            return len(data), "an inline image in %s (CCITT fax data, not decoded here) " \
+                "is followed by two EI before the next image: readers that decode it may " \
+                "end it at the second" % where
     return j + 2, None
 
 
@@ -292,6 +347,8 @@ def _inline_image(data: bytes, start: int, entries: Dict[str, Any], where: str,
 _STOP_RE = re.compile(rb"\(|%|<<?|(?<![^\x00\t\n\x0c\r ()<>\[\]{}])BI"
                       rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
 _PAREN_RE = re.compile(rb"[\\()]")
+_BI_RE = re.compile(rb"(?<![^\x00\t\n\x0c\r ()<>\[\]{}])BI"
+                    rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
 
 
 def _string_end(data: bytes, i: int) -> int:

@@ -57,6 +57,30 @@ def test_honest_papers_of_other_classes_pass(tmp_path, name):
     assert refusals(b.pdf.read_bytes()) == []
 
 
+def test_a_paper_in_bitmap_fonts_passes(tmp_path):
+    # dvips with no outline font map: PK bitmap fonts, which Ghostscript turns into Type 3
+    # fonts whose glyphs are CCITT-compressed inline image masks
+    import texbuild
+
+    src = H.source(V["number"]).replace("\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n",
+                                        "")
+    b = texbuild.compile_tex(tmp_path / "pk", src, "pdflatex", include=H.include_of(V))
+    assert b.ok, b.describe()
+    (tmp_path / "pk" / "empty.map").write_text("")
+    for cmd in (["latex", "-interaction=nonstopmode", "main.tex"],
+                ["dvips", "-q", "-u", "empty.map", "-o", "main.ps", "main.dvi"],
+                ["ps2pdf", "main.ps", "main.pdf"]):
+        r = texbuild._run([texbuild.tool(cmd[0])] + cmd[1:], tmp_path / "pk")
+        assert r.returncode == 0, r.stdout[-2000:]
+    from pypdf import PdfReader
+
+    fonts = PdfReader(str(b.pdf)).pages[0]["/Resources"]["/Font"].values()
+    assert any(f.get_object()["/Subtype"] == "/Type3" for f in fonts)
+    assert b"/CCF" in b"".join(p.get_object().get_data() for f in fonts
+                               for p in f.get_object().get("/CharProcs", {}).values())
+    assert refusals(b.pdf.read_bytes()) == []
+
+
 def test_a_paper_with_an_inline_image_from_ghostscript_passes(tmp_path):
     # ps2pdf writes small images inline (Flate-compressed): the honest case of BI/ID/EI
     src = ("\\documentclass{article}\\usepackage[qr]{pith}\\pithnumber{%s}\n"
@@ -118,6 +142,12 @@ def image(entries: bytes, data: bytes, after: bytes = b"\nEI Q") -> bytes:
     (b"/W 4 /H 1 /BPC 8 /CS /G /F /Fl", zlib.compress(b"\x00\xff\x00\xff")),
     (b"/W 4 /H 1 /BPC 8 /CS /G /F [/Fl]", zlib.compress(b"\x00\xff\x00\xff")),
     (b"/W 4 /H 1 /BPC 8 /CS /G /F /RL", b"\x03\x00\xff\x00\xff\x80"),
+    # PDF 32000-1's LZW example ("-----A---B"), a JPEG's markers, CCITT data (Ghostscript's
+    # bitmap glyphs: its end is the EI that follows)
+    (b"/W 10 /H 1 /BPC 8 /CS /G /F /LZW", b"\x80\x0b\x60\x50\x22\x0c\x0c\x85\x01"),
+    (b"/W 4 /H 1 /BPC 8 /CS /G /F /DCT", b"\xff\xd8\xff\xd9"),
+    (b"/IM true /W 27 /H 36 /BPC 1 /F /CCF /DP << /K -1 /Columns 27 >>",
+     b"&\xa0\xe7\xca\x9f"),
 ])
 def test_an_inline_image_that_ends_one_way_passes(entries, data):
     assert refusals(H.one_page([image(entries, data) + b"\nBT (x) Tj ET"])) == []
@@ -132,8 +162,12 @@ def test_an_inline_image_that_ends_one_way_passes(entries, data):
     (b"/W 4 /H 1 /BPC 8 /CS /G", b"\x01\x02\x03\x04\x05\x06", ["not followed by EI"]),
     (b"/W 2 /H 1 /BPC 8 /CS /RGB", b"\x01" * 9, ["not followed by EI"]),
     # an end only a decoder finds, or none
-    (b"/W 4 /H 1 /BPC 8 /CS /G /F /DCT", b"\xff\xd8\xff\xd9", ["DCTDecode"]),
-    (b"/W 4 /H 1 /BPC 8 /CS /G /F /LZW", b"\x80\x0b\x60\x50", ["LZWDecode"]),
+    (b"/W 4 /H 1 /BPC 8 /CS /G /F /DCT", b"\xff\xd8 EI \xff\xd9", ["holds 'EI'"]),
+    (b"/W 4 /H 1 /BPC 8 /CS /G /F /DCT", b"\xff\xd8\x00", ["JPEG data does not end"]),
+    (b"/W 10 /H 1 /BPC 8 /CS /G /F /LZW", b"\x80\x0b\x60\x50\x22\x0c\x0c\x85\x01\x01",
+     ["not followed by EI"]),
+    (b"/IM true /W 8 /H 12 /F /CCF", b"\x26\xa0 EI BT (a) Tj ET q", ["CCITT", "two EI"]),
+    (b"/W 4 /H 1 /BPC 8 /CS /G /F /JBIG2", b"\x00", ["JBIG2"]),
     (b"/W 4 /H 1 /BPC 8 /CS /G /F /Fl", zlib.compress(b"\x00\xff\x00\xff")[:-3],
      ["Flate data does not end"]),
     (b"/W 4 /H 1 /BPC 8 /CS /G /F /AHx", b"00ff 00ff", ["hex data does not end"]),
