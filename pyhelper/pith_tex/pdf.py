@@ -60,11 +60,6 @@ from .pdflinks import Link, link_areas, link_texts
 from .pdfshown import (BADGE_RE, MIN_FONT_PT, badge_check, display as _display, meta_problem,
                        other_numbers, qr_check, viewers_check, visible_numbers)
 
-try:  # the structural gate (issue 19): constructs whose meaning differs between readers
-    from .pdfgate import refusals as _refusals
-except ImportError:  # not merged yet
-    _refusals = None
-
 if TYPE_CHECKING:
     from .keys import Keyring
 
@@ -118,6 +113,8 @@ class PdfClaims(NamedTuple):
     #: The clickable areas of page 1 and what they open; a str when they could not be
     #: read.
     areas: Union[Tuple[Link, ...], str] = ()
+    #: Why the file reads two ways (:func:`pith_tex.pdfgate.refusals`): not checked.
+    refused: Tuple[str, ...] = ()
 
 
 class UnreadablePdf(Exception):
@@ -296,23 +293,12 @@ def read_claims(path: str) -> PdfClaims:
     """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
-    _gate(data)
     readers: List[Any] = []
     with _quiet_pypdf() as reports, _no_gc_in_command():
         claims = _read_claims(data, reports, readers)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
     return claims
-
-
-def _gate(data: bytes) -> None:
-    """Raise :class:`UnreadablePdf` when the structural gate refuses *data*: constructs
-    whose meaning differs between readers (:mod:`pith_tex.pdfgate`)."""
-    if _refusals is None:
-        return
-    found = _refusals(data)
-    if found:
-        raise UnreadablePdf("; ".join(found))
 
 
 def _stale(data: bytes, readers: List[Any]) -> Optional[str]:
@@ -351,7 +337,6 @@ def read_claims_showing(path: str, number: str
     or None; and why the pages' text could not be read (None when it was).  One read of
     the file and one pypdf reader for both (an anonymous paper's check)."""
     data = _read_file(path)
-    _gate(data)
     readers: List[Any] = []
     with _quiet_pypdf() as reports:
         with _no_gc_in_command():
@@ -444,8 +429,10 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
                 view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS)
             except EngineFailed as e:
                 page_error = str(e)
+    from .pdfgate import refusals
+
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
-                     tuple(duplicates.found), areas)
+                     tuple(duplicates.found), areas, tuple(refusals(data, reader)))
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
@@ -619,6 +606,11 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
                          "signed" if signed else "verified, unsigned"))
     checks = [first,
               _canonical_check(raw, record), *out.checks]
+    if claims.refused:  # what page 1 shows depends on the reader: nothing to vouch for
+        more = len(claims.refused) - 1
+        checks.insert(1, Check("structure", ERROR, "%s%s; what readers see cannot be vouched "
+                               "for" % (claims.refused[0], " (and %d more)" % more if more
+                                        else "")))
     number = out.number or number
     url = info["PithURL"]
     if number is None:
