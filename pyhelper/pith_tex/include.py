@@ -37,6 +37,10 @@ HEADER = (
     "% Do not edit: run `pith-tex fetch` again instead.\n"
 )
 SIGNATURE_STATES = ("verified", "absent")
+#: The line ``fetch --accept-title`` adds after the header: the author said the paper's
+#: title changed since the record (a TeX comment: pith.sty reads past it as data).
+TITLE_ACCEPTED = ("% title accepted: the paper's title differs from the record's "
+                  "(pith-tex fetch --accept-title)\n")
 
 
 class IncludeRefused(CouldNotCheck):
@@ -55,6 +59,7 @@ class IncludeData(NamedTuple):
     signature: str  # "verified" | "absent"
     key_id: Optional[str] = None  # with "verified"
     signature_hex: Optional[str] = None  # with "verified": the receipt's 64 bytes, hex
+    title_accepted: bool = False  # fetch --accept-title: the title changed since the record
 
 
 def _refused(name: str, value: object, pattern: "re.Pattern[str]") -> IncludeRefused:
@@ -132,6 +137,9 @@ def render(data: IncludeData) -> bytes:
         "  year = %s,\n" % _check("year", str(data.year), YEAR_RE),
         "  sha256 = %s,\n" % _check("sha256", data.sha256, SHA256_RE),
     ] + _record_lines(data.record)
+    if type(data.title_accepted) is not bool:
+        raise IncludeRefused("refusing to write the include: title_accepted must be True or "
+                             "False, got %s" % show(data.title_accepted))
     if data.signature not in SIGNATURE_STATES:
         raise IncludeRefused("refusing to write signature = %s: it must be %s"
                              % (show(data.signature), " or ".join(SIGNATURE_STATES)))
@@ -145,7 +153,8 @@ def render(data: IncludeData) -> bytes:
             raise IncludeRefused("refusing to write the include: key-id or signature-hex "
                                  "without a verified signature")
         lines.append("  signature = absent,\n")
-    text = (HEADER + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
+    text = (HEADER + (TITLE_ACCEPTED if data.title_accepted else "")
+            + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
             + render_qr(data.number))
     return text.encode("ascii")  # cannot fail: every value above is ASCII by its pattern
 
@@ -240,6 +249,7 @@ def parse_include(text: str) -> IncludeData:
             signature=values["signature"],
             key_id=values.get("key-id"),
             signature_hex=values.get("signature-hex"),
+            title_accepted=TITLE_ACCEPTED[:-1] in lines[:head],
         )
         rendered = render(data)
     except IncludeRefused as e:

@@ -30,6 +30,8 @@ CAT = rb"[a-z-]{1,20}(\.[A-Za-z-]{1,20})?"
 STRICT = re.compile(
     rb"% pith-number\.tex: written by `pith-tex fetch` after verifying the record\.\n"
     rb"% Do not edit: run `pith-tex fetch` again instead\.\n"
+    rb"(% title accepted: the paper's title differs from the record's "
+    rb"\(pith-tex fetch --accept-title\)\n)?"
     rb"\\pithrecord\{2\}\{\n"
     rb"  number = [A-Z2-7]{26},\n"
     rb"  year = [0-9]{4},\n"
@@ -371,3 +373,10 @@ def test_fetch_still_refuses_a_paper_with_a_byte_order_mark(tmp_path):
     with pytest.raises(UsageError, match="is not a pith-tex include"):
         write_include(str(target), GOOD)
     assert target.read_bytes() == b"\xef\xbb\xbf\\documentclass{article}\n"
+
+
+def test_an_accepted_title_is_said_in_the_include_and_read_back():
+    out = render(GOOD._replace(title_accepted=True))
+    assert strict(out) and b"% title accepted:" in out
+    assert parse_include(out.decode("ascii")).title_accepted is True
+    assert parse_include(render(GOOD).decode("ascii")).title_accepted is False
