@@ -60,6 +60,7 @@ class IncludeData(NamedTuple):
     key_id: Optional[str] = None  # with "verified"
     signature_hex: Optional[str] = None  # with "verified": the receipt's 64 bytes, hex
     title_accepted: bool = False  # fetch --accept-title: the title changed since the record
+    title: Optional[str] = None  # the record's title (it hashes to title_canon_sha256)
 
 
 def _refused(name: str, value: object, pattern: "re.Pattern[str]") -> IncludeRefused:
@@ -127,6 +128,44 @@ def render_qr(number: str) -> str:
     return ("\\pithqrcode{%d}{\n" % len(rows) + "".join("  %s\n" % r for r in rows) + "}\n")
 
 
+#: The most UTF-16 code units of a title the include carries (a line stays < 4 KiB).
+MAX_TITLE_UNITS = 1000
+
+
+def _title_hex(title: object, record: Dict[str, Any]) -> str:
+    """``title-utf16``: ``feff`` and the title's UTF-16BE bytes, as hex: the record's title
+    as the resolver gave it, only if it hashes to the record's ``title_canon_sha256``."""
+    from .title import canon_sha256
+
+    if type(title) is not str:
+        raise IncludeRefused("refusing to write title-utf16 = %s: not a text" % show(title))
+    try:
+        data = title.encode("utf-16-be")
+    except UnicodeEncodeError:
+        raise IncludeRefused("refusing to write title-utf16: the title is not valid Unicode")
+    if not 1 <= len(data) // 2 <= MAX_TITLE_UNITS:
+        raise IncludeRefused("refusing to write title-utf16: the title has %d UTF-16 code "
+                             "units, 1 to %d fit" % (len(data) // 2, MAX_TITLE_UNITS))
+    if canon_sha256(title) != record["metadata"]["title_canon_sha256"]:
+        raise IncludeRefused("refusing to write title-utf16 = %s: it does not hash to the "
+                             "record's title_canon_sha256" % show(title, 80))
+    return "feff" + data.hex()
+
+
+def _title_of(value: Optional[str]) -> Optional[str]:
+    """The title an include's ``title-utf16`` value spells (None: no such key)."""
+    if value is None:
+        return None
+    ok = value.startswith("feff") and len(value) % 4 == 0 and re.fullmatch("[0-9a-f]+", value)
+    try:
+        if ok:
+            return bytes.fromhex(value[4:]).decode("utf-16-be")
+    except (ValueError, UnicodeDecodeError):
+        pass
+    raise IncludeRefused("refusing to write title-utf16 = %s: it is not feff and UTF-16BE as "
+                         "lower-case hex" % show(value, 80))
+
+
 def render(data: IncludeData) -> bytes:
     """The include for *data*, as bytes; raises :class:`IncludeRefused` for a bad value."""
     if type(data.year) is not int:
@@ -153,6 +192,8 @@ def render(data: IncludeData) -> bytes:
             raise IncludeRefused("refusing to write the include: key-id or signature-hex "
                                  "without a verified signature")
         lines.append("  signature = absent,\n")
+    if data.title is not None:
+        lines.append("  title-utf16 = %s,\n" % _title_hex(data.title, data.record))
     text = (HEADER + (TITLE_ACCEPTED if data.title_accepted else "")
             + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
             + render_qr(data.number))
@@ -250,6 +291,7 @@ def parse_include(text: str) -> IncludeData:
             key_id=values.get("key-id"),
             signature_hex=values.get("signature-hex"),
             title_accepted=TITLE_ACCEPTED[:-1] in lines[:head],
+            title=_title_of(values.get("title-utf16")),
         )
         rendered = render(data)
     except IncludeRefused as e:

@@ -380,3 +380,26 @@ def test_an_accepted_title_is_said_in_the_include_and_read_back():
     assert strict(out) and b"% title accepted:" in out
     assert parse_include(out.decode("ascii")).title_accepted is True
     assert parse_include(render(GOOD).decode("ascii")).title_accepted is False
+
+
+def test_the_records_title_rides_in_the_include_as_utf16_hex():
+    title = V["title"]  # FlashRecovery: ... (it hashes to the record's title_canon_sha256)
+    out = render(GOOD._replace(title=title))
+    line = "  title-utf16 = feff%s,\n" % title.encode("utf-16-be").hex()
+    assert line.encode("ascii") in out and out.index(line.encode()) > out.index(b"signature")
+    assert parse_include(out.decode("ascii")).title == title
+    assert parse_include(render(GOOD).decode("ascii")).title is None
+
+
+@pytest.mark.parametrize("title", ["Another paper's title", "", "x" * 1001, 42, "\ud800"])
+def test_a_title_that_is_not_the_records_is_refused(title):
+    with pytest.raises(IncludeRefused):
+        render(GOOD._replace(title=title))
+
+
+def test_a_hand_made_title_line_is_not_trusted():
+    text = render(GOOD._replace(title=V["title"])).decode("ascii")
+    for bad in ("feff0046006c", "FEFF" + text.split("title-utf16 = feff")[1][:8]):
+        edited = re.sub(r"title-utf16 = [^,]*,", "title-utf16 = %s," % bad, text)
+        with pytest.raises(CouldNotCheck):
+            parse_include(edited)
