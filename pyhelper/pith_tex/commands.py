@@ -247,7 +247,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         number=n, year=fields.year, sha256=outcome.sha256,
         record=record_doc.canonical_record, signature=outcome.signature,
         key_id=outcome.key_id, signature_hex=outcome.signature_hex,
-        title_accepted=accepted))
+        title_accepted=accepted, title=_record_title(rec_data, record_doc.canonical_record)))
     state["include"] = {"path": output, "written": written}
     if isinstance(main_name, str):
         from .sty import ensure_sty
@@ -276,6 +276,24 @@ def _author_facing(c: Any) -> Any:
                      "nothing to do, the hash proves the number (--require-signature "
                      "refuses unsigned records)")
     return c
+
+
+def _record_title(rec_data: Any, record: Dict[str, Any]) -> Optional[str]:
+    """The resolver's ``paper.title`` when it is the record's (it hashes to
+    ``title_canon_sha256``) and fits the include; None otherwise."""
+    from .include import MAX_TITLE_UNITS
+    from .title import canon_sha256
+
+    paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
+    title = paper.get("title") if isinstance(paper, dict) else None
+    if not isinstance(title, str) or canon_sha256(title) != record.get(
+            "metadata", {}).get("title_canon_sha256"):
+        return None
+    try:
+        units = len(title.encode("utf-16-be")) // 2
+    except UnicodeEncodeError:
+        return None
+    return title if 1 <= units <= MAX_TITLE_UNITS else None
 
 
 def _paper_main(paper_dir: str, main_file: Optional[str]) -> Any:

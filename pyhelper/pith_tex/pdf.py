@@ -921,6 +921,10 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
         checks.append(_qr_check(claims, number))
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
+    if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
+        from .pdftitle import title_checks_of
+
+        checks.extend(title_checks_of(path, record, number))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
 
 

@@ -221,7 +221,7 @@ def test_relative_dir(paper: Path) -> None:
     r = pith_tex("check", "--json", paper.name, cwd=paper.parent)
     doc = json.loads(r.stdout)
     assert_ready(r.returncode, doc)
-    assert detail(doc, "title").startswith("the record's title")
+    assert detail(doc, "title").startswith("same: page 1's title is the record's title")
 
 
 @pytest.mark.parametrize("target", ["main.tex", "pith-number.tex", "notes.txt"])

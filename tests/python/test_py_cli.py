@@ -19,7 +19,9 @@ from pith_tex.include import IncludeData, render
 V = recorded.vectors_with_record()[0]
 N = V["number"]
 V2 = recorded.vectors_with_record()[1]
-EXPECTED = render(IncludeData(N, 2025, V["canonical_hash"], V["canonical_record"], "absent"))
+# fetch writes the record's title too: the resolver JSON's paper.title hashes to the record
+EXPECTED = render(IncludeData(N, 2025, V["canonical_hash"], V["canonical_record"], "absent",
+                              title=V["title"]))
 # An include from an earlier run (format 1, CRLF): fetch may replace it, a failure may not.
 from server import OLD_INCLUDE as PREVIOUS  # noqa: E402
 

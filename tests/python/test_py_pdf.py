@@ -43,9 +43,9 @@ SIGNED_ELSEWHERE = [v for v in recorded.load_vectors()
 # badge: shown and, without hyperref too, a link to its Pith page (issue 8).
 UNSIGNED_CHECKS = {"pdf": OK, "canonical": OK, "record": OK, "hash": OK, "derivation": OK,
                    "year": OK, "signature": WARN, "url": OK, "arxiv": OK, "state": OK,
-                   "info": OK, "badge": OK, "qr": WARN}
+                   "info": OK, "badge": OK, "qr": WARN, "pith-title": OK, "title": OK}
 ORDER = ["pdf", "canonical", "record", "hash", "derivation", "year", "signature", "url",
-         "arxiv", "state", "info", "badge", "qr"]
+         "arxiv", "state", "info", "badge", "qr", "pith-title", "title"]
 
 
 def _console_script() -> str:
@@ -87,7 +87,8 @@ def one_error_line(stderr: str) -> str:
 def include_text(v: Dict[str, Any], key_id: Optional[str] = None,
                  signature_hex: Optional[str] = None) -> str:
     data = IncludeData(v["number"], v["year"], v["canonical_hash"], v["canonical_record"],
-                       "verified" if key_id else "absent", key_id, signature_hex)
+                       "verified" if key_id else "absent", key_id, signature_hex,
+                       title=v.get("title"))  # the record's title, as fetch writes it
     return render(data).decode("ascii")
 
 
@@ -96,9 +97,10 @@ def article(number: str, options: str = "") -> str:
         "\\documentclass{article}\n"
         "\\usepackage%s{pith}\n"
         "\\pithnumber{%s}\n"
-        "\\title{A Paper}\\author{A. Author}\\date{}\n"
+        "\\title{%s}\\author{A. Author}\\date{}\n"
         "\\begin{document}\n\\maketitle\nSome text.\n\\end{document}\n"
-        % ("[%s]" % options if options else "", number))
+        % ("[%s]" % options if options else "", number,
+           recorded.vector(number).get("title") or "A Paper"))
 
 
 def info(path: Path) -> Dict[str, str]:
@@ -357,7 +359,10 @@ def test_metadata_of_another_record_under_the_original_badge(papers, tmp_path):
 
     code, f, err = cli_json(altered(papers.get("pdflatex"), tmp_path / "other.pdf", replace))
     assert code == 1 and f["number"] == N2
-    assert statuses(f["checks"]) == dict(UNSIGNED_CHECKS, badge=FAIL)
+    # (the metadata of an older pith.sty: no PithTitle, so the title is not checked; the
+    # badge on page 1 gives it away)
+    assert statuses(f["checks"]) == dict(UNSIGNED_CHECKS, badge=FAIL,
+                                         **{"pith-title": WARN, "title": WARN})
     assert ("badge: page 1 shows pith:2025:%s, but the metadata says pith:%d:%s"
             % (N, V2["year"], N2)) in one_error_line(err)
 
@@ -533,7 +538,9 @@ def test_blank_page_pdf_with_the_contract_keys(tmp_path):
     pdf = blank_pdf(tmp_path / "blank.pdf", claims(V))
     out = verify_pdf(str(pdf))
     assert out.exit_code == 0
-    assert statuses(out.outcome.checks) == dict(UNSIGNED_CHECKS, badge=WARN)
+    # no PithTitle among these keys, and no text on the page: the title is not checked
+    assert statuses(out.outcome.checks) == dict(UNSIGNED_CHECKS, badge=WARN,
+                                                **{"pith-title": WARN, "title": WARN})
     for v in VECTORS:  # every real record with a record verifies the same way
         out = verify_pdf(str(blank_pdf(tmp_path / (v["number"] + ".pdf"), claims(v))))
         assert out.exit_code == 0 and out.outcome.number == v["number"], out
