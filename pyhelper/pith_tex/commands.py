@@ -197,7 +197,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         if checked is not outcome:
             outcome = checked
             break
-    shown = [_author_facing(c) for c in outcome.checks]
+    shown = list(outcome.checks)
     year_error = None
     if outcome.exit_code == EXIT_OK and outcome.fields is not None:
         try:
@@ -264,18 +264,6 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
             click.echo("warning: could not cache the record in %s: %s"
                        % (cache.root, e.strerror or e), err=True)
     return 0
-
-
-def _author_facing(c: Any) -> Any:
-    """A missing receipt is the resolver's to fix, not the author's: shown as OK with what
-    it means, not as a warning on every run (``--require-signature`` still refuses it)."""
-    from .checks import Check, OK, WARN
-
-    if c.name == "signature" and c.status == WARN:
-        return Check("signature", OK, "unsigned: the resolver has not signed this record yet; "
-                     "nothing to do, the hash proves the number (--require-signature "
-                     "refuses unsigned records)")
-    return c
 
 
 def _record_title(rec_data: Any, record: Dict[str, Any]) -> Optional[str]:

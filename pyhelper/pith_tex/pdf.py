@@ -570,8 +570,8 @@ def _state_check(state: str, signed: bool, out: Outcome) -> Check:
     if signed:
         return Check("state", FAIL, "PithVerification is verified-unsigned, but the PDF "
                      "carries a signature (PithKeyID/PithSignature)")
-    return Check("state", OK, "PithVerification is verified-unsigned: the PDF carries no "
-                 "signature")
+    return Check("state", OK, "PithVerification is verified-unsigned (the metadata's "
+                 "spelling of checked): the PDF carries no signature")
 
 
 def _info_check(claims: PdfClaims) -> Check:

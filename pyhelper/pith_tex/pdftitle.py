@@ -62,9 +62,8 @@ def visible_title(view: View) -> Optional[str]:
 def pith_title(data: bytes) -> Tuple[Optional[str], Optional[str]]:
     """The PDF's ``PithTitle`` Info string (None: absent) and a problem reading it."""
     try:
-        from .pdf import import_pypdf
+        import pypdf  # pdf.py has vetted its version already: this module reads only
 
-        pypdf = import_pypdf()
         reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
         info = reader.trailer.get("/Info")
         info = info.get_object() if info is not None else None
@@ -196,26 +195,34 @@ def pdf_title_checks(data: bytes, number: Optional[str], canon: Optional[str],
 
 def title_checks_of(path: str, record: Any, number: Optional[str]) -> List[Check]:
     """:func:`pdf_title_checks` for the PDF at *path* whose validated record is *record*."""
-    from .pdf import UnreadablePdf, _read_file
-
     canon = record["metadata"]["title_canon_sha256"]
     try:
-        data = _read_file(path)
-    except UnreadablePdf as e:
-        return [Check("title", ERROR, "not checked: %s" % e)]
+        data = _read_pdf(path)
+    except OSError as e:
+        return [Check("title", ERROR, "not checked: cannot read the PDF again: %s"
+                      % (e.strerror or e))]
     return pdf_title_checks(data, number, canon)
+
+
+#: As pdf.MAX_PDF_BYTES (this module does not import pdf, which calls it).
+MAX_PDF_BYTES = 256 * 1024 * 1024
+
+
+def _read_pdf(path: str) -> bytes:
+    """The PDF at *path* (a regular file, at most :data:`MAX_PDF_BYTES`); OSError else."""
+    from .safeio import read_regular_or_raise
+
+    return read_regular_or_raise(path, MAX_PDF_BYTES)
 
 
 def visible_title_check(pdf: str, canon: Optional[str], record_title: Optional[str],
                         where: str, *, accepted: bool = False) -> Optional[Check]:
     """``check``'s title line from the PDF it compiled (None: the engines could not read
     it, or show no title: the caller compares the source instead)."""
-    from .pdf import UnreadablePdf, _read_file
-
     try:
-        data = _read_file(pdf)
+        data = _read_pdf(pdf)
         page = page_one(data)
-    except (UnreadablePdf, EngineFailed):
+    except (OSError, EngineFailed):
         return None
     pdf_title, problem = pith_title(data)
     source = "the cached record"

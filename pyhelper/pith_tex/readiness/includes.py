@@ -76,11 +76,12 @@ def _include_path(directory: str, name: str) -> str:
 def signature_ok(checks: List[Check]) -> Tuple[Optional[Check], str]:
     """The decisive check, a missing receipt not counted (an unsigned include is what the
     resolver gives today), and "signed" or "unsigned"."""
+    from ..checks import UNSIGNED
+
     bad = decisive(checks)
-    unsigned = any(c.name == "signature" and c.status == WARN for c in checks)
-    if bad is not None and bad.status == WARN and bad.name == "signature":
-        bad = decisive([c for c in checks if c.name != "signature"])
-    return bad, "unsigned (no receipt)" if unsigned else "signed receipt verified"
+    unsigned = any(c.name == "signature" and c.detail.startswith(UNSIGNED) for c in checks)
+    return bad, ("checked (unsigned: no signed receipt)" if unsigned
+                 else "verified (signed receipt)")
 
 
 def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcome]]:
@@ -103,7 +104,7 @@ def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcom
                      % (shown, bad.name, bad.detail)), out
     fields = out.outcome.fields
     year = "" if fields is None else "%d:" % fields.year
-    return Check("include", OK, "%s verifies: pith:%s%s, hash checks, %s"
+    return Check("include", OK, "%s verifies: pith:%s%s, %s"
                  % (shown, year, out.outcome.number, signed)), out
 
 
