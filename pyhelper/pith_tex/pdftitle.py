@@ -25,7 +25,8 @@ from typing import Any, List, Optional, Tuple
 
 from .checks import Check, ERROR, FAIL, OK, WARN
 from .pageview import EngineFailed, PageOne, View, Word, page_one
-from .title import DIFFERENT, FORMATTING, SAME, UNKNOWN, canon_sha256, compare, shown
+from .title import (DIFFERENT, FORMATTING, SAME, UNKNOWN, Comparison, canon_sha256, compare,
+                    contains, shown)
 
 #: Only words in this upper part of page 1 can be the title (a title page's title sits
 #: above the middle; a journal's running head is smaller than the title).
@@ -57,6 +58,24 @@ def visible_title(view: View) -> Optional[str]:
     text = " ".join(w.text for w in kept[:MAX_TITLE_WORDS])
     # a \\thanks mark set against the last word (PDFium joins it to the word)
     return text.rstrip("*\u2217\u2020\u2021\u00a7\u00b6 ") or None
+
+
+def display_blocks(view: View) -> List[str]:
+    """Runs of words of one size (within 8 %) in page 1's upper part, in reading order,
+    set larger than its body text (the median size, on a page with 50 words or more):
+    where a title that is not the largest text (a journal's name set larger above it) is
+    looked for."""
+    sizes = sorted(w.size for w in view.words if w.size > 0)
+    body = sizes[len(sizes) // 2] if len(sizes) >= 50 else 0.0
+    blocks: List[List[Word]] = []
+    for w in view.words:
+        if not (w.box[1] < view.height * TOP_PART and w.size > body * 1.15):
+            continue
+        if blocks and abs(blocks[-1][-1].size - w.size) <= 0.08 * w.size:
+            blocks[-1].append(w)
+        else:
+            blocks.append([w])
+    return [" ".join(w.text for w in b) for b in blocks]
 
 
 def pith_title(data: bytes) -> Tuple[Optional[str], Optional[str]]:
@@ -98,6 +117,13 @@ def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[
             c2 = compare(bare, record_title, canon)
             if c2.matches:
                 title, c = bare, c2
+        if not c.matches and record_title is not None:
+            # not the largest text: the record's title among page 1's display text
+            view = next(v for v in page.views if v.engine == engine)
+            if any(contains(b, record_title) for b in display_blocks(view)):
+                c = Comparison(FORMATTING, "found in page 1's display text",
+                               ("set below larger text %s" % shown(title),))
+                title = record_title
         results.append((engine, title, c))
     theirs = (" %s (%s)" % (shown(record_title), source) if record_title is not None
               else "")

@@ -386,6 +386,12 @@ def compare(paper: str, record_title: Optional[str], canon_hex: Optional[str]) -
     return Comparison(DIFFERENT, "different words")
 
 
+def contains(text: str, title: str) -> bool:
+    """Does *text* (as shown) hold *title*'s letters and digits, in order and unbroken?"""
+    want = _letters(normalised(title).text)
+    return len(want) >= 8 and "\x00" not in want and want in _letters(normalised(text).text)
+
+
 # ---------------------------------------------------------------- messages
 
 

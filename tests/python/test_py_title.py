@@ -173,7 +173,8 @@ def test_no_title(tmp_path):
 
 
 PAPER = ("\\documentclass{article}\n\\usepackage{pith}\n\\pithnumber{X}\n\\title{%s}\n"
-         "\\begin{document}\n\\maketitle\n\\input{fig}\n\\end{document}\n" % T)
+         "\\begin{document}\n\\maketitle\n\\input{fig}\n\\subfile{fig}\n"
+         "\\end{document}\n" % T)
 
 
 @pytest.mark.parametrize("other,name", [
@@ -182,7 +183,10 @@ PAPER = ("\\documentclass{article}\n\\usepackage{pith}\n\\pithnumber{X}\n\\title
     ("\\documentclass{article}\n\\title{%s}\n\\begin{document}\n\\end{document}\n" % T,
      "main-backup.tex"),
     ("\\documentclass{article}\n\\begin{document}\n\\end{document}\n", "~main.tex"),
-], ids=["standalone-figure", "included-by-main", "backup-copy", "editor-temp"])
+    ("\\documentclass[main]{subfiles}\n\\begin{document}\n\\section{One}\n"
+     "\\end{document}\n", "fig.tex"),
+], ids=["standalone-figure", "included-by-main", "backup-copy", "editor-temp",
+        "subfiles-chapter"])
 def test_the_main_file_is_the_paper(tmp_path, other, name):
     d = _paper(tmp_path, {"main.tex": PAPER, name: other})
     assert find_main(str(d)) == "main.tex"

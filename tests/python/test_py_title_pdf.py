@@ -164,3 +164,19 @@ def test_a_pithtitle_that_is_not_the_records_fails(tmp_path: Path) -> None:
     c = lines(doc)["pith-title"]
     assert c["status"] == "fail" and "does not hash to the record's title_canon_sha256" in \
         c["detail"]
+
+
+def test_a_journal_name_set_larger_than_the_title(tmp_path: Path) -> None:
+    # a venue's heading above the title, in a larger size: the title is not the largest
+    # text on page 1, but it is there, set larger than the body
+    d = paper(tmp_path / "p", TITLE)
+    main = d / "main.tex"
+    # (a title block made by hand: article's \\maketitle would start a new page)
+    main.write_text(main.read_text().replace(
+        "\\maketitle", "{\\centering\\Huge The Journal of Stand-ins\\par\\bigskip\n"
+        "\\LARGE %s\\par}" % TITLE))
+    doc = verify(build(d))
+    assert doc["rc"] == 0, doc
+    t = lines(doc)["title"]
+    assert t["status"] == "ok" and t["detail"].startswith("same up to formatting"), t
+    assert "set below larger text 'The Journal of Stand-ins'" in t["detail"]
