@@ -68,7 +68,7 @@ __all__ = ["PITH_KEYS", "XMP_NS", "XMP_KEYS", "MIN_FONT_PT", "PdfClaims", "Unrea
 
 #: The Info keys pith.sty writes, in the README's order.
 PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArXiv",
-             "PithRecord", "PithKeyID", "PithSignature")
+             "PithRecord", "PithKeyID", "PithSignature", "PithTitle")
 #: The keys of a PDF compiled with a verified include (signed or not).
 INCLUDE_KEYS = PITH_KEYS[:6]
 #: Larger files are refused unread (a paper is a few MiB; pypdf holds the whole file).
@@ -521,8 +521,8 @@ def _state_check(state: str, signed: bool, out: Outcome) -> Check:
     if signed:
         return Check("state", FAIL, "PithVerification is verified-unsigned, but the PDF "
                      "carries a signature (PithKeyID/PithSignature)")
-    return Check("state", OK, "PithVerification is verified-unsigned: the PDF carries no "
-                 "signature")
+    return Check("state", OK, "PithVerification is verified-unsigned (the metadata's "
+                 "spelling of checked): the PDF carries no signature")
 
 
 def _info_check(claims: PdfClaims) -> Check:
@@ -646,6 +646,12 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
             checks.append(qr_check(claims.page, number, claims.areas))
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
+    if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
+        from .pdftitle import pdf_title_checks
+
+        checks.extend(pdf_title_checks(info.get("PithTitle"), number,
+                                       record["metadata"]["title_canon_sha256"],
+                                       claims.page, claims.page_error))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
 
 
