@@ -2762,7 +2762,9 @@ def test_a_cid_font_read_a_byte_a_glyph_running_off_the_page(honest, tmp_path, l
     text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
                           text=True).stdout
     assert (CLAIMED in text) is shown, text  # what poppler shows of it
-    badge_seen_or_refused(pdf, shown, "running out of the crop box")
+    # poppler renders the font, not embedded, only after an error ("non-embedded font
+    # using identity encoding"): a page it repairs is not vouched for, either way
+    badge_seen_or_refused(pdf, False, "running out of the crop box")
 
 
 _TWO_BYTE_UNICODE = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
@@ -2789,7 +2791,8 @@ def test_a_number_written_vertically_is_not_placed(honest, tmp_path, encoding):
     text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
                           text=True).stdout
     assert (CLAIMED in text) is not vertical, text  # poppler: cut at the page's bottom
-    badge_seen_or_refused(pdf, not vertical, "written vertically")
+    # (poppler reports an error drawing the font, not embedded: not vouched for either way)
+    badge_seen_or_refused(pdf, False, "written vertically")
 
 
 def _stroked_code(squeeze: float) -> bytes:
