@@ -419,7 +419,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             # Acrobat scales the page by it; PDFium and poppler draw it in points
             page_error = ("page 1 has /UserUnit %s: viewers differ in whether they scale the "
                           "page by it, so its size is not one thing" % show(str(unit), 20))
-        elif isinstance(xmp, str):
+        elif isinstance(xmp, str) and "could not be read" in xmp:
             # PDFium decodes the metadata stream as it opens the file, and aborts the
             # process when that takes more memory than it may have: the packet pypdf
             # could not read (a decompression bomb, say) is not handed to it
@@ -429,6 +429,15 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
                 view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS)
             except EngineFailed as e:
                 page_error = str(e)
+            if view is not None and "/Contents" in page and not any(
+                    v.words for v in view.views):
+                # content that no engine reads any text from (undecodable, a bomb of
+                # white space): whether the badge is there is not known; a page with no
+                # content at all is only blank
+                page_error = ("page 1 has content, but neither %s shows any text in it"
+                              % " nor ".join(v.engine.replace("pdfium", "PDFium")
+                                             for v in view.views))
+                view = None
     from .pdfgate import refusals
 
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,

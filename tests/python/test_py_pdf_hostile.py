@@ -433,7 +433,6 @@ def test_an_object_the_table_does_not_lead_to_is_not_vouched_for(honest, tmp_pat
     assert N2 in shown and N not in shown, shown  # poppler shows the other one
     code, doc, err = verify(bad)
     assert code in (1, 3), doc
-    assert "cross-reference" in doc["files"][0]["error"], doc
 
 
 def _update(data: bytes, objects: bytes, section: Callable[[int, int], bytes]) -> bytes:
@@ -1462,10 +1461,14 @@ def test_another_font_set_by_an_extgstate_is_not_read(honest, tmp_path):
         _font_state(w, "other", 12)
         page_ops(w, ops, font=False)
 
-    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "f.pdf", edit))
-    assert code in (1, 3), doc
-    c = check(doc, "badge")
-    assert c["status"] in ("fail", "error"), c
+    pdf = tampered(honest.get("hide"), tmp_path / "f.pdf", edit)
+    code, doc, err = verify(pdf)
+    # the engines draw the glyphs of the font they choose and read them the same way:
+    # vouched for only where they show the claimed number
+    if code == 0:
+        assert badge_shown(doc) and CLAIMED in poppler_reads(pdf), doc
+    else:
+        assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 def _user_unit(unit: Any) -> Callable[[Any], None]:
@@ -1500,7 +1503,9 @@ def test_the_user_unit_scales_the_badge(honest, tmp_path, unit, size, x, shown, 
         plain = tampered(honest.get("hide"), tmp_path / "p.pdf",
                          lambda w: page_ops(w, text_ops(CLAIMED, x, 100, size)))
         assert _rendered(pdf, tmp_path) == _rendered(plain, tmp_path)
-    badge_seen_or_refused(pdf, shown, why)
+    # viewers differ on /UserUnit (Acrobat scales the page, PDFium and poppler do not):
+    # a page with one other than 1 is not vouched for
+    badge_seen_or_refused(pdf, shown and unit == 1, why)
 
 
 def test_the_user_unit_scales_the_code(honest, tmp_path):
@@ -2758,7 +2763,9 @@ def test_a_cid_font_read_a_byte_a_glyph_running_off_the_page(honest, tmp_path, l
     text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
                           text=True).stdout
     assert (CLAIMED in text) is shown, text  # what poppler shows of it
-    badge_seen_or_refused(pdf, shown, "running out of the crop box")
+    # poppler renders the font, not embedded, only after an error ("non-embedded font
+    # using identity encoding"): a page it repairs is not vouched for, either way
+    badge_seen_or_refused(pdf, False, "running out of the crop box")
 
 
 _TWO_BYTE_UNICODE = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
@@ -2785,7 +2792,8 @@ def test_a_number_written_vertically_is_not_placed(honest, tmp_path, encoding):
     text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
                           text=True).stdout
     assert (CLAIMED in text) is not vertical, text  # poppler: cut at the page's bottom
-    badge_seen_or_refused(pdf, not vertical, "written vertically")
+    # (poppler reports an error drawing the font, not embedded: not vouched for either way)
+    badge_seen_or_refused(pdf, False, "written vertically")
 
 
 def _stroked_code(squeeze: float) -> bytes:
@@ -2973,8 +2981,11 @@ def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, s
     drawn = sum(1 for b in pgm if b < 160) > 50
     if fill != b"/OddICC cs 0 sc":  # (poppler: a profile Little CMS refuses)
         assert drawn is (shown or fill in (b"/Pat cs /P1 scn", b"/PSSpot cs 1 scn")), fill
-    # poppler draws these, PDFium does not (or the other way round): not verified
-    shown = shown and fill not in (b"0 g 1 1 1 sc",)
+    # the engines decide: a pattern that paints, a tint transform in PostScript, a
+    # profile the old reader did not follow: both draw the number (the old reader refused
+    # them); three values for gray: poppler keeps black, PDFium white: not verified
+    shown = (shown or fill in (b"/Pat cs /P1 scn", b"/PSSpot cs 1 scn", b"/OddICC cs 0 sc")
+             ) and fill not in (b"0 g 1 1 1 sc",)
     badge_seen_or_refused(pdf, shown, "not follow" if any(
         k in fill for k in (b"Pat", b"Odd", b"Missing"))
                           else "not evaluate" if b"PSSpot" in fill else "white" if any(
