@@ -35,7 +35,7 @@ bench:
 # The manual's pictures are real output: first the demo pages in latex/docs/
 # (each sets only public pith.sty options), compiled from latex/ so their
 # include=docs/... paths resolve, then the manual, which includes their PDFs.
-DOCS_DEMOS = badge-verified badge-checked badge-unverified badge-monochrome badge-small badge-large page-title page-twocolumn page-corner page-fallback
+DOCS_DEMOS = badge-verified badge-checked badge-unverified badge-monochrome badge-small badge-large page-title page-twocolumn page-corner page-margin page-fallback
 docs:
 	cd latex && export TEXINPUTS=$(LATEX): && \
 	  for d in $(DOCS_DEMOS); do \

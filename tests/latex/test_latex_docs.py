@@ -19,7 +19,7 @@ import texrun
 MANUAL = texrun.LATEX_DIR / "pith.pdf"
 DEMOS = ["badge-verified", "badge-checked", "badge-unverified", "badge-monochrome",
          "badge-small", "badge-large", "page-title", "page-twocolumn", "page-corner",
-         "page-fallback"]
+         "page-margin", "page-fallback"]
 
 
 def _embedded_files(reader: pypdf.PdfReader) -> set[str]:
