@@ -106,6 +106,8 @@ def test_l3build_covers_every_message() -> None:
         "include-encoding": "holds a character that",
         "margin-narrow": "of placement=margin (",
         "margin-qr": "cannot hold the QR",
+        "corner-qr": "cannot hold the QR code of the",
+        "corner-qr-smaller": "would reach into the",
     }
     assert names == set(probes), f"messages without a probe: {names ^ set(probes)}"
     missing = [n for n, s in probes.items() if s not in tlgs]

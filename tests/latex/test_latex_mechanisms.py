@@ -86,3 +86,64 @@ def test_title_block_in_steps_gets_the_badge_at_its_end(tmp_path: Path, route: s
     assert abs(mid - (x0 + x1) / 2) < 25 and title[1] < mid, (links, title)
     assert "without the title badge" not in b.log
     assert_verified(b)
+
+
+# -- The corner stamp's QR code with narrow margins: cas-sc -----------------------------------
+# cas-sc's narrow margins put the corner stamp's QR code (under the stamp, 2 cm) over the
+# Highlights title.  It stays in a margin: under the stamp when clear of the text, else
+# smaller in the right margin or left of the stamp in the top margin (never under 1.5 cm),
+# else left out.
+CORNER_QR = r"""\documentclass{article}
+\usepackage[%s,left=0.7in,bottom=0.7in]{geometry}
+\usepackage[placement=corner,qr]{pith}
+\title{A Title}\author{Ada Author}
+\begin{document}
+\maketitle
+\section*{Highlights}
+Text of the highlights, long enough to run to the right edge of the text block and to
+show where the text is: words and words and words and words and words and words.
+\end{document}
+"""
+# geometry, what becomes of the code: "under" (as before), "smaller" (in the right
+# margin, smaller), "out" (no room: left out)
+CORNER_QR_CASES = {
+    "wide-top-margin": ("right=0.5in,top=1.5in", "under"),
+    "narrow-right-margin": ("right=1.25in,top=0.6in", "smaller"),
+    "narrow-margins": ("margin=0.5in", "out"),
+}
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+@pytest.mark.parametrize("case", list(CORNER_QR_CASES))
+def test_corner_qr_stays_in_the_margins(tmp_path: Path, case: str, route: str) -> None:
+    from test_latex_links import QR_TEXT, decode_area, overlaps
+
+    geometry, fate = CORNER_QR_CASES[case]
+    b = texrun.compile_tex(tmp_path, CORNER_QR % geometry, route,
+                           include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    log = " ".join(b.log.replace("(pith)", "").split())
+    x0, y0, x1, y1 = texrun.mediabox(b.pdf)
+    links = [r for u, r in texrun.link_annots(b.pdf) if u == texrun.URL]
+    badge = badge_word(b.pdf)
+    text = [w for w in texrun.words(b.pdf) if w[0] not in (FULL, "checked")]
+    assert badge[1] >= texrun.ARXIV_STAMP_X
+    if fate == "out":
+        assert "cannot hold the QR code of the corner stamp" in log, b.log
+        assert len(links) == 1, links  # the stamp's own
+        assert_verified(b)
+        return
+    assert len(links) == 2, links
+    qr = min(links, key=lambda r: abs(abs(r[2] - r[0]) - abs(r[3] - r[1])))
+    side = abs(qr[2] - qr[0])
+    # Inside the page, right of arXiv's band, over no word of the text.
+    assert x0 + texrun.ARXIV_STAMP_X <= min(qr[0], qr[2]) and max(qr[0], qr[2]) <= x1, qr
+    assert y0 <= min(qr[1], qr[3]) and max(qr[1], qr[3]) <= y1, qr
+    for w in text:
+        assert not overlaps(tuple(qr), (w[1], y1 - w[4], w[3], y1 - w[2])), (w, qr)
+    if fate == "smaller":
+        assert "it is drawn" in log and side < 56.0, (side, b.log)
+    else:
+        assert "corner stamp" not in log and abs(side - 56.7) < 1, side
+    assert decode_area(b.pdf, tuple(qr), y1, tmp_path) == [QR_TEXT]
+    assert_verified(b)
