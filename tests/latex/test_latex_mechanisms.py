@@ -223,3 +223,49 @@ def test_beamer_full_title_frame_keeps_the_badge_in_the_frame(tmp_path: Path, ca
         assert "It is set at " in log, b.log
         assert len(links) == 1, links
     assert_verified(b)
+
+
+# -- A page before the title: elsarticle's graphical abstract --------------------------------
+# elsarticle's \maketitle ships the graphical abstract (and the highlights) as pages of
+# their own, then sets the title.  The badge went beside the graphical abstract, in its
+# second column, with no warning.  TeX Live's own elsarticle.cls, in the two-column 5p
+# format, with a graphical abstract and highlights.
+ELS_GA = r"""\documentclass[5p]{elsarticle}
+\usepackage{pith}
+\begin{document}
+\begin{frontmatter}
+\title{A Paper with a Graphical Abstract}
+\author{Ada Author}
+\affiliation{organization={A University},country={Nowhere}}
+\begin{graphicalabstract}
+\rule{0.8\textwidth}{5cm}
+\end{graphicalabstract}
+%s
+\begin{abstract}An abstract of the paper.\end{abstract}
+\end{frontmatter}
+\section{Introduction}
+Body text.
+\end{document}
+"""
+ELS_HIGHLIGHTS = r"\begin{highlights}\item One result.\item Another result.\end{highlights}"
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+@pytest.mark.parametrize("highlights", [False, True], ids=["ga", "ga-highlights"])
+def test_graphical_abstract_page_gets_the_corner_stamp(tmp_path: Path, route: str,
+                                                       highlights: bool) -> None:
+    src = ELS_GA % (ELS_HIGHLIGHTS if highlights else "")
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    log = " ".join(b.log.replace("(pith)", "").split())
+    assert "Page 1 was shipped out without the title badge" in log, b.log
+    # The corner stamp on page 1, above the graphical abstract, not in its column.
+    _, x0, top, x1, bottom = badge_word(b.pdf)
+    heading = word(b.pdf, "Graphical")
+    assert bottom < heading[2], (bottom, heading)
+    px0, py0, px1, py1 = texrun.mediabox(b.pdf)
+    assert x1 <= px1 and x0 >= texrun.ARXIV_STAMP_X
+    # Once: not also under the title.
+    for page in (2, 3):
+        assert FULL not in texrun.text(b.pdf, page)
+    assert_verified(b)
