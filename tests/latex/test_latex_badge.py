@@ -526,6 +526,16 @@ VENUES = {
              r"\DeclareOption{final}{\finalsubmissiontrue}\ProcessOptions\relax"
              r"\LoadClass{article}\ifanonsubmission\newcommand{\coltauthor}[1]{}"
              r"\author{author names withheld}\else\newcommand{\coltauthor}[1]{\author{#1}}\fi"),
+    # elsarticle (elsarticle.cls): option doubleblind sets \ifdoubleblind.
+    "elsarticle": ("elsarticle2099", "doubleblind",
+                   r"\newif\ifdoubleblind\doubleblindfalse"
+                   r"\DeclareOption{doubleblind}{\doubleblindtrue}\ProcessOptions\relax"
+                   r"\LoadClass{article}"),
+    # ECAI (ecai.cls, 2023-): option doubleblind sets \if@double@blind@; the authors are
+    # left out of the title block in \twocolumn[...].
+    "ecai": ("ecai2099", "doubleblind",
+             r"\newif\if@double@blind@\DeclareOption{doubleblind}{\@double@blind@true}"
+             r"\ProcessOptions\relax\LoadClass{article}"),
     # AISTATS (aistats2025.sty; 2026 adds preprint): \statePaper 0 until accepted.
     "aistats": ("aistats2099", "",
                 r"\DeclareOption{accepted}{\renewcommand{\statePaper}{\acceptedPaper}}"
@@ -543,7 +553,7 @@ VENUES = {
              r"\DeclareOption{preprint}{\@preprinttypetrue}\ProcessOptions\relax"),
 }
 # The stand-ins that are classes (\documentclass), not packages.
-CLASSES = {"uai", "colt"}
+CLASSES = {"uai", "colt", "elsarticle", "ecai"}
 # What pith's log line says for each (acmart's class option anonymous reaches
 # pith as a global option, before its switch is read).
 VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
@@ -554,7 +564,8 @@ VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
              "colm-2024": "COLM submission", "colm-2025": "COLM submission",
              "tmlr": "TMLR submission", "uai": "UAI submission",
              "colt": "COLT submission", "aistats": "AISTATS submission",
-             "corl": "CoRL submission"}
+             "corl": "CoRL submission", "elsarticle": "double-blind submission",
+             "ecai": "ECAI submission"}
 # The stand-ins that, like the real files, say no \ProvidesPackage (TMLR's
 # switch is read only when tmlr.sty is known to be loaded).
 NO_PROVIDES = {"tmlr", "colm-2024", "colm-2025"}
@@ -622,6 +633,8 @@ FINAL_MODES = [
     ("aistats", "preprint", ""),
     ("corl", "final", ""),
     ("corl", "preprint", ""),
+    ("elsarticle", "", ""),
+    ("ecai", "", ""),
 ]
 
 
@@ -641,6 +654,36 @@ def test_venue_final_mode_keeps_the_badge(tmp_path: Path, venue: str, opt: str,
                       **venue_fields(tmp_path, venue, opt, after)}
     assert_badge(texrun.compile_tex(tmp_path, src, "pdflatex",
                                     include=texrun.README_INCLUDE))
+
+
+ELS_DOC = r"""\documentclass[doubleblind]{elsarticle}
+\usepackage{hyperref}
+\usepackage{pith}
+\pithnumber{%s}
+\pithsetup{qr}
+\begin{document}
+\begin{frontmatter}
+\title{Anonymous \pithbadge}
+\author{Ada Author}
+\affiliation{organization={A University},country={Nowhere}}
+\begin{abstract}An abstract. \pithbadge\end{abstract}
+\end{frontmatter}
+\section{Intro \pithbadge}
+Text \pithbadge\ \pithqr.
+\end{document}
+"""
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_elsarticle_doubleblind_is_anonymous(tmp_path: Path, route: str) -> None:
+    """TeX Live's own elsarticle.cls with its option doubleblind (the review copy)."""
+    src = ELS_DOC % NUM
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert_no_trace(b)
+    assert "Package pith Info: Anonymous (double-blind submission)" in b.log, b.log
+    final = texrun.compile_tex(tmp_path / "final", src.replace("[doubleblind]", ""), route,
+                               include=texrun.README_INCLUDE)
+    assert_badge(final)
 
 
 def test_class_option_anon_without_the_switch_is_anonymous(tmp_path: Path) -> None:

@@ -122,3 +122,124 @@ def test_a_coloured_typewriter_font_does_not_colour_a_monochrome_badge(tmp_path:
     assert red.ok, red.describe()
     (tmp_path / "r").mkdir()
     assert saturated_pixels(red.pdf, tmp_path / "r") > 0
+
+
+# -- One font object per font: cmap and T1 fonts (acmart, many journal classes) ----------
+
+def raw_objects(pdf: Path) -> list[bytes]:
+    """The body of every object of *pdf* as written: the plain ``N G obj ... endobj``
+    ones and those packed in object streams (/Type /ObjStm, FlateDecode), read from the
+    bytes, not through a PDF library that would keep one value of a repeated key."""
+    import re
+    import zlib
+
+    data = pdf.read_bytes()
+    out = [m.group(1) for m in re.finditer(rb"\d+\s+\d+\s+obj\b(.*?)endobj", data, re.S)]
+    for m in re.finditer(rb"<<((?:(?!>>\s*stream).)*?/Type\s*/ObjStm.*?)>>\s*stream\r?\n",
+                         data, re.S):
+        head = m.group(1)
+        n = int(re.search(rb"/N\s+(\d+)", head).group(1))
+        first = int(re.search(rb"/First\s+(\d+)", head).group(1))
+        length = int(re.search(rb"/Length\s+(\d+)", head).group(1))
+        body = zlib.decompress(data[m.end():m.end() + length])
+        nums = [int(x) for x in body[:first].split()]
+        offs = [first + nums[2 * i + 1] for i in range(n)] + [len(body)]
+        out += [body[offs[i]:offs[i + 1]] for i in range(n)]
+    return out
+
+
+def top_keys(obj: bytes) -> list[bytes]:
+    """The keys of the outermost dictionary of one object, in order, repeats kept."""
+    import re
+
+    token = re.compile(rb"\s*(<<|>>|\[|\]|\(|/[^\s/<>\[\]()%]*|<[0-9A-Fa-f\s]*>"
+                       rb"|[^\s/<>\[\]()%]+)")
+
+    def value(i: int) -> int:
+        """The end of the one value starting at *i*."""
+        m = token.match(obj, i)
+        t, i = m.group(1), m.end()
+        if t == b"(":  # a literal string: balanced parentheses, backslash escapes
+            level = 1
+            while level:
+                c = obj[i:i + 1]
+                level += {b"(": 1, b")": -1}.get(c, 0)
+                i += 2 if c == b"\\" else 1
+            return i
+        if t in (b"<<", b"["):
+            close = b">>" if t == b"<<" else b"]"
+            while True:
+                m = token.match(obj, i)
+                if m.group(1) == close:
+                    return m.end()
+                i = value(i)
+        ref = re.match(rb"\s*\d+\s+R\b", obj[i:])  # "N G R": a reference
+        if re.fullmatch(rb"\d+", t) and ref:
+            return i + ref.end()
+        return i
+
+    m = token.match(obj, 0)
+    assert m and m.group(1) == b"<<", obj[:40]
+    i, keys = m.end(), []
+    while True:
+        m = token.match(obj, i)
+        if m.group(1) == b">>":
+            return keys
+        keys.append(m.group(1))
+        i = value(m.end())
+
+
+def font_dicts(pdf: Path) -> list[list[bytes]]:
+    import re
+
+    return [top_keys(o) for o in raw_objects(pdf)
+            if re.match(rb"\s*<<", o) and re.search(rb"/Type\s*/Font\b", o)]
+
+
+CMAP_DOC = r"""\documentclass{article}
+\usepackage{cmap}
+\usepackage[T1]{fontenc}
+%(fonts)s
+\usepackage{pith}
+\title{A Title}\author{Ada Author}
+\begin{document}
+\maketitle
+Text with \texttt{typewriter words} after the badge.
+\end{document}
+"""
+CMAP_FONTS = {
+    "lmodern": r"\usepackage{lmodern}",
+    # acmart's set-up: cmap, T1, and pdfTeX's own ToUnicode switched on for every font.
+    "acmart-like": r"\usepackage{lmodern}\ifdefined\pdfglyphtounicode"
+                   r"\input{glyphtounicode}\pdfgentounicode=1 \fi",
+    "courier": r"\renewcommand\ttdefault{pcr}",
+}
+
+
+@pytest.mark.parametrize("route", ["pdflatex", "dvips", "xelatex"])
+@pytest.mark.parametrize("fonts", list(CMAP_FONTS))
+def test_cmap_t1_one_font_object_no_repeated_key(tmp_path: Path, fonts: str, route: str) -> None:
+    """The badge's size of the typewriter font is loaded as every other font is (through
+    NFSS): pdfTeX writes one object for all sizes of one font file, and that object
+    carries /ToUnicode once; pith-tex verify accepts the paper."""
+    import re
+    import subprocess
+    import sys
+
+    src = CMAP_DOC % {"fonts": CMAP_FONTS[fonts]}
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert FULL in texrun.text(b.pdf), texrun.text(b.pdf)
+    dicts = font_dicts(b.pdf)
+    assert dicts, "no font dictionary read"
+    for keys in dicts:
+        assert len(keys) == len(set(keys)), keys
+    # One font object per font file: the badge's 7 pt and the text's 10 pt share it.
+    bases = [re.search(rb"/BaseFont\s*/(?:[A-Z]{6}\+)?([^\s/<>]+)", o).group(1)
+             for o in raw_objects(b.pdf)
+             if re.match(rb"\s*<<", o) and re.search(rb"/Type\s*/Font\b", o)
+             and re.search(rb"/BaseFont", o)]
+    assert len(bases) == len(set(bases)), bases
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", str(b.pdf)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr

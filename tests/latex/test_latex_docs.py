@@ -20,7 +20,7 @@ import texrun
 MANUAL = texrun.LATEX_DIR / "pith.pdf"
 DEMOS = ["badge-verified", "badge-checked", "badge-unverified", "badge-monochrome",
          "badge-small", "badge-large", "page-title", "page-qr", "page-twocolumn",
-         "page-corner", "page-fallback"]
+         "page-corner", "page-margin", "page-fallback"]
 
 
 def _embedded_files(reader: pypdf.PdfReader) -> set[str]:

@@ -348,3 +348,14 @@ def test_ctrl_c_during_the_html_check_stops_latexml(tmp_path: Path) -> None:
     for p in left:  # not to leave it looping after a failure
         os.killpg(p, signal.SIGKILL)
     assert left == [], "LaTeXML still runs after Ctrl-C"
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_margin_placement_has_the_badge_after_the_title(tmp_path: Path, binding: bool) -> None:
+    """placement=margin: the PDF's stamp is in the margin of page 1; a web page has none,
+    so the HTML has the badge where the title badge would be, once."""
+    output, page = convert(paper(tmp_path / "p", "ieeetran", options="placement=margin"),
+                           binding)
+    assert_clean(output, page)
+    text = badge(page)
+    assert f"pith:2025:{NUM}" in text and "checked" in text

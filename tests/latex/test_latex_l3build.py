@@ -104,6 +104,11 @@ def test_l3build_covers_every_message() -> None:
         "include-line": "is not part of the include format",
         "include-incomplete": "ends inside the",
         "include-encoding": "holds a character that",
+        "margin-narrow": "of placement=margin (",
+        "margin-qr": "cannot hold the QR",
+        "corner-qr": "cannot hold the QR code of the",
+        "corner-qr-smaller": "would reach into the",
+        "beamer-fit": "The title frame is full",
     }
     assert names == set(probes), f"messages without a probe: {names ^ set(probes)}"
     missing = [n for n, s in probes.items() if s not in tlgs]

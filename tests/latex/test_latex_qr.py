@@ -70,6 +70,13 @@ def build(tmp_path: Path, route: str, **kw) -> texrun.Build:
 def test_qr_decodes_to_the_pith_url(tmp_path, route, cls, placement):
     options, body = PLACEMENTS[placement]
     b = build(tmp_path, route, cls=cls, pith_options=options, body=body)
+    if (cls, placement) == ("ieeetran", "corner"):
+        # IEEEtran's margins (0.625 in right, 0.75 in top) hold no 1.5 cm code beside
+        # the corner stamp: it is left out, with a warning, never drawn over the text
+        # block (test_latex_mechanisms.py, corner QR).
+        assert decode(b.pdf) == []
+        assert "cannot hold the QR code" in " ".join(b.log.split())
+        return
     assert decode(b.pdf) == [EXPECTED]
     assert "No QR code" not in b.log
     # The code is a link to the Pith URL too (hyperref is loaded after pith).
