@@ -16,25 +16,26 @@ paper (a figure format, another package), which are named but are not pith's to 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
-import signal
-import stat
-import subprocess
 import tempfile
+import time
 from html.parser import HTMLParser
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .checks import Check, FAIL, OK, WARN
+from .safecopy import Budget, code_file, copy_listed
+from .safeio import read_regular
 from .identifier import URL_BASE
 
 PRELOAD = "--preload=[nobibtex,ids,localrawstyles]latexml.sty"
 #: Seconds for one conversion (the example paper takes about 3 s).
 TIMEOUT = 180.0
-#: Bytes of LaTeXML output kept (it can repeat one error thousands of times).
+#: Bytes of LaTeXML output read back (it can repeat one error thousands of times).
 OUTPUT_CAP = 1 << 20
+#: The most LaTeXML may write to its output or its log before it is stopped.
+LOG_CAP = 20 << 20
 
 
 class _Links(HTMLParser):
@@ -80,21 +81,6 @@ class _Links(HTMLParser):
             self._error_text.append(data)
 
 
-def _copy_regular(src: str, dst: str) -> None:
-    """Copy the regular files of *src* (recursively, no dot files): never a symlink, a
-    device or a FIFO, which LaTeXML on arXiv would not see either."""
-    os.makedirs(dst, exist_ok=True)
-    for name in os.listdir(src):
-        if name.startswith("."):
-            continue
-        s, d = os.path.join(src, name), os.path.join(dst, name)
-        st = os.lstat(s)
-        if stat.S_ISDIR(st.st_mode):
-            _copy_regular(s, d)
-        elif stat.S_ISREG(st.st_mode):
-            shutil.copyfile(s, d)
-
-
 _SUMMARY_RE = re.compile(r"Conversion complete: ([^\n(]*)")
 _ERROR_RE = re.compile(r"^(Error|Fatal):[^\n]*", re.M)
 _UNDEFINED_RE = re.compile(r"undefined macros?\[([^\]]*)\]")
@@ -107,29 +93,35 @@ _POLICY_HINT = (" (this machine's ImageMagick security policy forbids reading th
                 "/etc/ImageMagick-6/policy.xml on Debian and Ubuntu)")
 
 
-def _convert(latexmlc: str, paper: str, main: str, out: str,
-             timeout: float) -> Tuple[Optional[int], str]:
-    """Run the conversion; (exit code or None on timeout, its output)."""
-    cmd = [latexmlc, PRELOAD, "--dest=" + os.path.join(out, "main.html"),
-           "--log=" + os.path.join(out, "latexml.log"), main]
-    proc = subprocess.Popen(cmd, cwd=paper, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        data, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        # What LaTeXML said before it was stopped: which files it had opened.
-        data, _ = proc.communicate()
-        return None, (data or b"")[-OUTPUT_CAP:].decode("utf-8", "replace")
-    finally:
-        # Ctrl-C (KeyboardInterrupt) or any other exit: LaTeXML is in its own session, so
-        # the terminal's SIGINT never reaches it; without this it ran on, orphaned, for
-        # up to ten minutes in a deleted directory.
-        if proc.poll() is None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    return proc.returncode, data[-OUTPUT_CAP:].decode("utf-8", "replace")
+def latexml_env(tmp: str) -> Dict[str, str]:
+    """LaTeXML's environment: its search paths are the copy (its working directory) and
+    the installed LaTeXML and TeX Live, never a personal tree (``TEXMFHOME``, which
+    kpsewhich would search for ``X.sty.ltxml`` too) or ``TEXINPUTS``; its temporary and
+    cache files go to *tmp* (the scratch directory)."""
+    env = dict(os.environ)
+    for k in ("TEXINPUTS", "BIBINPUTS", "BSTINPUTS", "LATEXML_KPSEWHICH"):
+        env.pop(k, None)
+    env["TEXMFHOME"] = os.path.join(tmp, "no-texmf-home")
+    env["TEXMFVAR"] = os.path.join(tmp, "texmf-var")
+    env["TMPDIR"] = tmp
+    return env
+
+
+def _convert(latexmlc: str, paper: str, main: str, out: str, timeout: float,
+             tick: Optional[Callable[[], None]] = None
+             ) -> Tuple[Optional[int], str, Optional[str]]:
+    """Run the conversion, its output streamed to a capped file: (exit code, None when
+    stopped; the last :data:`OUTPUT_CAP` bytes of its output; why it was stopped,
+    "time" or "output", or None)."""
+    from .bounded import run_limited
+
+    log = os.path.join(out, "latexml.log")
+    cmd = [latexmlc, PRELOAD, "--dest=" + os.path.join(out, "main.html"), "--log=" + log,
+           "./" + main if main.startswith("-") else main]
+    r = run_limited(cmd, paper, latexml_env(os.path.dirname(out)),
+                    time.monotonic() + timeout, os.path.join(out, "latexml-output.txt"),
+                    (log,), cap=LOG_CAP, tick=tick, keep=OUTPUT_CAP)
+    return r.returncode, r.output, r.stopped
 
 
 # LaTeXML's progress: "(Loading X...", "(Processing definitions|content X...",
@@ -171,29 +163,69 @@ def _timed_out(main: str, output: str, timeout: float) -> Check:
                  "above" % (timeout, where))
 
 
+def _listing(directory: str) -> List[str]:
+    """Every regular file under *directory*, no dot file, relative names."""
+    names: List[str] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and not os.path.islink(os.path.join(root, d)))
+        names.extend(os.path.relpath(os.path.join(root, n), directory) for n in sorted(files)
+                     if not n.startswith("."))
+    return names
+
+
+#: The most of LaTeXML's page that is read back.
+MAX_PAGE = 64 << 20
+
+
 def check_html(directory: str, main: str, number: Optional[str] = None,
-               timeout: float = TIMEOUT, expect_badge: bool = True) -> Check:
+               timeout: float = TIMEOUT, expect_badge: bool = True,
+               files: Optional[List[str]] = None, budget: Optional[Budget] = None,
+               tick: Optional[Callable[[], None]] = None) -> Check:
     """Convert *main* (a file name in *directory*) as arXiv does and check the badge.
 
     *number* is the paper's Pith Number when known (the link must then go to it);
-    *expect_badge* is False for an anonymous submission (there must then be no link)."""
+    *expect_badge* is False for an anonymous submission (there must then be no link).
+    LaTeXML converts a fresh copy of *files* (the upload list; default: every regular
+    file of *directory*), never a binding or anything else it would run as code
+    (:func:`pith_tex.safecopy.code_file`): a paper that brings one fails, named.
+    *budget*: what may still be copied; *tick*: called while LaTeXML runs."""
+    names = _listing(directory) if files is None else list(files)
+    code_files = [(n, why) for n in names for why in [code_file(os.path.basename(n))]
+                  if why is not None]
+    if code_files:
+        return Check("html", FAIL, "not converted: %s: LaTeXML, as arXiv runs it, would run "
+                     "it" % "; ".join("%s is %s" % (n, why) for n, why in code_files))
     latexmlc = shutil.which("latexmlc")
     if latexmlc is None:
         return Check("html", WARN, "not checked: LaTeXML (latexmlc) is not installed, so the "
                      "HTML view arXiv makes of the paper was not tried (apt-get install latexml)")
     with tempfile.TemporaryDirectory(prefix="latexml-") as tmp:
         paper, out = os.path.join(tmp, "paper"), os.path.join(tmp, "out")
-        _copy_regular(directory, paper)
+        os.makedirs(paper)
         os.makedirs(out)
-        code, output = _convert(latexmlc, paper, main, out, timeout)
+        refused = copy_listed(directory, names, paper, budget)
+        if refused:
+            return Check("html", WARN if files is None else FAIL,
+                         "not converted: %s" % "; ".join("%s is %s" % (r.path, r.why)
+                                                        for r in refused))
+        code, output, stopped = _convert(latexmlc, paper, main, out, timeout, tick)
         output = output.replace(paper + os.sep, "")  # names as in the upload
+        if stopped == "output":
+            return Check("html", FAIL, "LaTeXML wrote more than %d MB of output and log: "
+                         "stopped" % (LOG_CAP >> 20))
         if code is None:
             return _timed_out(main, output, timeout)
         page = os.path.join(out, "main.html")
         html = ""
-        if os.path.exists(page):
-            with open(page, encoding="utf-8", errors="replace") as f:
-                html = f.read()
+        try:
+            data = read_regular(page, MAX_PAGE, follow_symlinks=False)
+        except OSError:
+            data = b""
+        if data is None:
+            return Check("html", WARN, "not checked: LaTeXML's page is larger than %d MB"
+                         % (MAX_PAGE >> 20))
+        html = data.decode("utf-8", "replace")
     summary = _SUMMARY_RE.search(output)
     said = summary.group(1).strip() if summary else "no summary (exit %d)" % code
     # What LaTeXML reports about the rest of the paper (a figure format, another

@@ -34,6 +34,9 @@ def _env(workdir: str) -> Dict[str, str]:
     for k in ("TEXINPUTS", "BIBINPUTS", "BSTINPUTS"):
         env.pop(k, None)  # only the upload itself, as on arXiv
     env["TEXMFHOME"] = os.path.join(workdir, "no-texmf-home")  # no personal packages
+    # Fonts made on the fly (mktexpk, mktextfm) go to the scratch directory: nothing is
+    # written outside it.
+    env["TEXMFVAR"] = os.path.join(workdir, "texmf-var")
     env["max_print_line"] = "10000"  # error lines unwrapped in the log
     return env
 
@@ -80,9 +83,11 @@ def _arg(name: str) -> str:
 
 def compile_paper(paper: str, main: str, route: str,
                   budget_seconds: float = COMPILE_BUDGET,
-                  progress: Optional[Callable[[str], None]] = None) -> Compiled:
+                  progress: Optional[Callable[[str], None]] = None,
+                  tick: Optional[Callable[[], None]] = None) -> Compiled:
     """Compile *main* in the directory *paper* (a scratch copy) on *route*, under
-    :mod:`pith_tex.readiness.sandbox`'s limits.  *progress* hears "pdflatex run 2" etc."""
+    :mod:`pith_tex.readiness.sandbox`'s limits.  *progress* hears "pdflatex run 2" etc.;
+    *tick* is called about every 0.1 s while a program runs."""
     tools = []
     for name in _TOOLS[route]:
         path = shutil.which(name)
@@ -118,7 +123,7 @@ def compile_paper(paper: str, main: str, route: str,
         while runs < MAX_RUNS:
             runs += 1
             say("%s run %d" % (engine, runs))
-            r = run_limited(cmd, paper, env, end, output, (joblog,))
+            r = run_limited(cmd, paper, env, end, output, (joblog,), tick=tick)
             if r.stopped:
                 return stopped(engine, r.stopped)
             try:
@@ -146,9 +151,9 @@ def compile_paper(paper: str, main: str, route: str,
         if route == "dvips":
             for cmd2, name in (([tools[1], "-R2", "-q", "-z", _arg(job + ".dvi"), "-o",
                                  _arg(job + ".ps")], "dvips -R2 -q -z"),
-                               ([tools[2], _arg(job + ".ps"), _arg(job + ".pdf")], "ps2pdf")):
+                               ([tools[2], "-dSAFER", _arg(job + ".ps"), _arg(job + ".pdf")], "ps2pdf")):
                 say(name)
-                r = run_limited(cmd2, paper, env, end, output)
+                r = run_limited(cmd2, paper, env, end, output, tick=tick)
                 if r.stopped:
                     return stopped(name, r.stopped)
                 if r.returncode != 0:
