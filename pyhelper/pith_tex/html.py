@@ -181,7 +181,7 @@ MAX_PAGE = 64 << 20
 def check_html(directory: str, main: str, number: Optional[str] = None,
                timeout: float = TIMEOUT, expect_badge: bool = True,
                files: Optional[List[str]] = None, budget: Optional[Budget] = None,
-               tick: Optional[Callable[[], None]] = None) -> Check:
+               tick: Optional[Callable[[], None]] = None, whole: bool = True) -> Check:
     """Convert *main* (a file name in *directory*) as arXiv does and check the badge.
 
     *number* is the paper's Pith Number when known (the link must then go to it);
@@ -189,7 +189,10 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
     LaTeXML converts a fresh copy of *files* (the upload list; default: every regular
     file of *directory*), never a binding or anything else it would run as code
     (:func:`pith_tex.safecopy.code_file`): a paper that brings one fails, named.
-    *budget*: what may still be copied; *tick*: called while LaTeXML runs."""
+    *budget*: what may still be copied; *tick*: called while LaTeXML runs.  *whole*
+    False: the reduced document (:mod:`pith_tex.titleblock`: preamble and title block)
+    where it can be made; what LaTeXML says about the rest of the paper is then not
+    looked at (``check --html full`` does)."""
     names = _listing(directory) if files is None else list(files)
     code_files = [(n, why) for n in names for why in [code_file(os.path.basename(n))]
                   if why is not None]
@@ -209,6 +212,7 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
             return Check("html", WARN if files is None else FAIL,
                          "not converted: %s" % "; ".join("%s is %s" % (r.path, r.why)
                                                         for r in refused))
+        part = None if whole else _reduce_in(paper, main)
         code, output, stopped = _convert(latexmlc, paper, main, out, timeout, tick)
         output = output.replace(paper + os.sep, "")  # names as in the upload
         if stopped == "output":
@@ -238,6 +242,14 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
     problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
                 for p in problems]
     ours = [p for p in problems if _OURS_RE.search(p)]
+    converted = "%s as arXiv does" % main
+    if part is not None:
+        # Packages left out of the reduced document leave their commands undefined: not
+        # the paper's problems, and the rest of the paper was not converted.
+        problems = [p for p in problems if p.startswith("Fatal:")]
+        converted = ("the preamble and title block of %s as arXiv does%s (check --html "
+                     "full converts the whole paper)" % (
+                         main, "; left out: " + ", ".join(part) if part else ""))
     if ours:
         return Check("html", FAIL, "LaTeXML, as arXiv runs it: %s (%s)" % (ours[0], said))
     if not html:
@@ -254,7 +266,7 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
             return Check("html", FAIL, "anonymous, but the HTML page links to or names the "
                          "Pith Number")
         return Check("html", OK, "LaTeXML converts %s with no error; anonymous: no badge "
-                     "in the page" % main)
+                     "in the page" % converted)
     if len(parser.links) != 1:
         # A fatal error elsewhere can cut the page short before the badge: name it.
         fatal = [p for p in problems if p.startswith("Fatal:")]
@@ -273,5 +285,28 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
         return Check("html", WARN, "the badge renders in arXiv's HTML view (%r, linked to %s), "
                      "but LaTeXML also reports, about the rest of the paper: %s"
                      % (text, href, problems[0]))
-    return Check("html", OK, "LaTeXML converts %s as arXiv does, with no error; the badge "
-                 "reads %r and links to %s" % (main, text, href))
+    return Check("html", OK, "LaTeXML converts %s, with no error; the badge reads %r and "
+                 "links to %s" % (converted, text, href))
+
+
+def _reduce_in(paper: str, main: str) -> Optional[List[str]]:
+    """Replace *main* in the copy *paper* by its reduced document; the packages left out
+    (None: the title block cannot be told, the whole paper stays)."""
+    from .safeio import MAX_TEX
+    from .titleblock import reduce
+
+    path = os.path.join(paper, main)
+    try:
+        data = read_regular(path, MAX_TEX, follow_symlinks=False)
+    except OSError:
+        return None
+    if data is None:
+        return None
+    text = data.decode("utf-8", "surrogateescape")
+    reduced = reduce(text)
+    if reduced is None:
+        return None
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "wb") as f:
+        f.write(reduced[0].encode("utf-8", "surrogateescape"))
+    return reduced[1]

@@ -283,7 +283,7 @@ def test_pdf_figure_html_view(paper: Path) -> None:
     main = paper / "main.tex"
     main.write_text(main.read_text().replace("\\end{document}",
                                              "\\includegraphics{figure}\n\\end{document}"))
-    code, doc, _ = check(paper)
+    code, doc, _ = check(paper, "--html", "full")  # the figure is after the title block
     assert code == 0 and "figure.pdf" in doc["upload"], doc
     html = detail(doc, "html")
     if "security policy" in html:

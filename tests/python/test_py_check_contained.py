@@ -270,3 +270,120 @@ def test_progress_piped_names_each_step_with_the_time(paper: Path) -> None:
     lines = r.stderr.splitlines()
     assert any(ln.startswith("... compile: pdflatex run 1 (") for ln in lines), r.stderr
     assert any(ln.startswith("... html: ") and ln.endswith(" s)") for ln in lines), r.stderr
+
+
+# -- 4. fast by default: the preamble and title block -----------------------------------------
+
+def test_reduced_document_keeps_preamble_and_title_block() -> None:
+    from pith_tex.titleblock import reduce
+
+    text = ("\\documentclass{article}\n\\usepackage{amsmath,tikz}\n\\usetikzlibrary{arrows}\n"
+            "\\tikzset{a/.style={draw,\n fill=red}}\n\\usepackage[qr]{pith}% a comment\n"
+            "\\title{T}\n\\begin{document}\n\\maketitle\n\\begin{abstract}\nA.\n"
+            "\\end{abstract}\n\\section{One}\nBody \\cite{x}.\n\\end{document}\n")
+    reduced, dropped = reduce(text) or ("", [])
+    assert dropped == ["tikz"]
+    assert "\\usepackage{amsmath}" in reduced and "tikz" not in reduced
+    assert "\\usepackage[qr]{pith}" in reduced and "comment" not in reduced
+    assert reduced.endswith("\\end{abstract}\n\\end{document}\n")
+    assert "Body" not in reduced
+    # No title block to tell: the whole paper is converted.
+    assert reduce("\\documentclass{article}\n\\begin{document}\nText.\n\\end{document}\n") \
+        is None
+
+
+def test_html_modes(paper: Path) -> None:
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
+                                             "\\usepackage{tikz}\n\\usepackage[qr]{pith}"))
+    code, doc, _ = run_check(paper)
+    assert code == 0, doc
+    html = detail(doc, "html")
+    assert "preamble and title block" in html and "left out: tikz" in html, html
+    code, doc, _ = run_check(paper, "--html", "full")
+    assert code == 0 and "preamble" not in detail(doc, "html"), doc
+    code, doc, _ = run_check(paper, "--html", "off")
+    assert code == 0 and statuses(doc)["html"] == "warn"
+    assert "--html off" in detail(doc, "html")
+
+
+# -- 5. advice that is true ------------------------------------------------------------------
+
+def _body(d: Path, text: str) -> None:
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("\\end{document}", text + "\n\\end{document}"))
+
+
+def test_no_ok_line_rests_on_a_compile_that_died_on_page_one(paper: Path) -> None:
+    # The compile stops at the first page: nothing is known of citations, and the files
+    # it would have read after that were not seen.
+    (paper / "main.bbl").write_text("\\begin{thebibliography}{1}\\bibitem{a} A.\n"
+                                    "\\end{thebibliography}\n")
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\maketitle", "\\maketitle\\undefinedmacro", 1))
+    _body(paper, "\\cite{a}\\bibliographystyle{plain}\\bibliography{refs}")
+    code, doc, _ = run_check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["compile"] == "fail", doc
+    assert st["citations"] != "ok" and "not checked" in detail(doc, "citations"), doc
+    assert st["paths"] != "ok" and "not checked in full" in detail(doc, "paths"), doc
+
+
+def test_dvips_route_names_the_pdf_figure_it_cannot_read(paper: Path) -> None:
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(width=72, height=72)
+    with open(paper / "fig.pdf", "wb") as f:
+        w.write(f)
+    add_to_preamble(paper, "\\usepackage{graphicx}")
+    (paper / "main.bbl").write_text("\\begin{thebibliography}{1}\\bibitem{a} A.\n"
+                                    "\\end{thebibliography}\n")
+    _body(paper, "\\includegraphics{fig}\\cite{a}\\bibliographystyle{plain}"
+          "\\bibliography{refs}")
+    code, doc, _ = run_check(paper, "--route", "dvips")
+    assert code == 1
+    compile_ = detail(doc, "compile")
+    assert "fig.pdf is there" in compile_ and "reads .eps figures only" in compile_, compile_
+    assert "run bibtex" not in detail(doc, "citations"), doc
+
+
+@pytest.mark.parametrize("where", ["subdirectory", "texmfhome"])
+def test_a_missing_class_found_elsewhere_is_named_with_where(paper: Path, tmp_path: Path,
+                                                             where: str) -> None:
+    cls = "\\NeedsTeXFormat{LaTeX2e}\\ProvidesClass{wlstand}\\LoadClass{article}\n"
+    env = dict(os.environ)
+    if where == "subdirectory":
+        (paper / "static").mkdir()
+        (paper / "static" / "wlstand.cls").write_text(cls)  # the Makefile's TEXINPUTS=.//
+    else:
+        home = tmp_path / "texmf"
+        (home / "tex" / "latex").mkdir(parents=True)
+        (home / "tex" / "latex" / "wlstand.cls").write_text(cls)
+        env["TEXMFHOME"] = str(home)
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\documentclass[11pt]{article}",
+                                             "\\documentclass[11pt]{wlstand}"))
+    r = pith_tex("check", paper, "--json", env=env)
+    import json
+
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1, doc
+    compile_ = detail(doc, "compile")
+    if where == "subdirectory":
+        assert "wlstand.cls is in static/wlstand.cls" in compile_, compile_
+        assert "searches no subdirectory" in compile_
+    else:
+        assert "this machine has wlstand.cls at %s" % (
+            tmp_path / "texmf" / "tex" / "latex" / "wlstand.cls") in compile_, compile_
+    assert statuses(doc)["paths"] != "ok"
+
+
+def test_no_bibtex_advice_without_an_active_bibliography(paper: Path) -> None:
+    _body(paper, "\\cite{quasi}\n%\\bibliographystyle{plain}\n%\\bibliography{refs}")
+    code, doc, _ = run_check(paper)
+    assert code == 1
+    cit = detail(doc, "citations")
+    assert statuses(doc)["citations"] == "fail", doc
+    assert "bibtex" not in cit and "no active bibliography" in cit, cit

@@ -48,7 +48,7 @@ def check_json(r: Optional[Readiness], code: int, error: Optional[str],
 
 
 def check_command(directory: str, route: str, fix: bool, main: Optional[str],
-                  as_json: bool, tarball: Optional[str] = None) -> int:
+                  as_json: bool, tarball: Optional[str] = None, html: str = "title") -> int:
     """The body of ``pith-tex check``: print each check as it completes, then exit 0 or
     raise the decisive error.  *tarball*: write the upload there when the paper is ready."""
     import sys
@@ -106,7 +106,8 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     try:
         if tarball is not None:
             check_tarball_target(tarball)  # before minutes of compiling, and nothing lost
-        r = run_checks(directory, route, fix, main, report=report, progress=progress)
+        r = run_checks(directory, route, fix, main, report=report, progress=progress,
+                       html=html)
     except PithError as e:
         if as_json:
             echo(dumps(check_json(None, e.exit_code, e.message, directory, route)))

@@ -75,9 +75,12 @@ def _uncopied(refused: List[Refused]) -> List[Refused]:
 def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                main: Optional[str] = None,
                report: Optional[Callable[[Check, List[str]], None]] = None,
-               progress: Optional[Callable[[Optional[str]], None]] = None) -> Readiness:
+               progress: Optional[Callable[[Optional[str]], None]] = None,
+               html: str = "title") -> Readiness:
     """Every check of ``pith-tex check``; :class:`UsageError` when there is no main file.
-    *report* is called with each check (and the compile's log excerpt) as it completes."""
+    *report* is called with each check (and the compile's log excerpt) as it completes.
+    *html*: what LaTeXML converts: "title" (the preamble and title block), "full" (the
+    whole paper) or "off" (nothing)."""
     if route not in ROUTES:
         raise UsageError("unknown route %s (%s)" % (route, ", ".join(ROUTES)))
     checks: List[Check] = []
@@ -134,7 +137,14 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             outside: List[str] = []
             if compiled.recorded is not None:
                 outside = outside_reads(compiled.recorded, paper, tex_roots())
-            add(check_paths(directory, outside))
+            paths = check_paths(directory, outside)
+            if paths.status == OK and compiled.pdf is None:
+                # The files the compile would have read after it stopped were not seen.
+                paths = Check("paths", WARN, "not checked in full: every file the paper "
+                              "names is inside the upload, but the compile stopped before "
+                              "the end (see compile), so what it would have read after "
+                              "that was not seen")
+            add(paths)
             excerpt, log = compiled.excerpt, compiled.log
             add(compiled.check, excerpt)
             if compiled.recorded is not None:
@@ -167,7 +177,8 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                            "an anonymous compile does not read)" % number.detail)
         add(number)
         add(check_title(directory, main_name, main_text, inc))
-        add(check_citations(directory, job, sources, log))
+        add(check_citations(directory, job, sources, log,
+                            finished=compiled is not None and compiled.pdf is not None))
         if compiled is None or compiled.pdf is None:
             add(Check("pdf", ERROR, "not checked: %s" % (
                 "nothing was compiled" if compiled is None else "no PDF was made")))
@@ -200,14 +211,15 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             upload_line = Check("upload", ERROR, "not listed: the compile did not finish")
         if compiled is not None and compiled.pdf is not None:
             add(_html(directory, paper, main_name, upload, refused, expected,
-                      anonymous is None, budget, progress))
+                      anonymous is None, budget, progress, html))
         add(upload_line)
     return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload)
 
 
 def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
           refused: List[Refused], expected: Optional[str], expect_badge: bool,
-          budget: Budget, progress: Optional[Callable[[Optional[str]], None]]) -> Check:
+          budget: Budget, progress: Optional[Callable[[Optional[str]], None]],
+          mode: str) -> Check:
     """arXiv's HTML view, converted by LaTeXML from a fresh copy of the upload list taken
     from DIR (never the compiled copy, where TeX may have written anything); in the
     anonymous mode the page must show nothing of the number.  Nothing runs when the
@@ -221,6 +233,9 @@ def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
                          + ["the compile writes %s (TeX's \\openout)" % shown_name(n)
                             for n in written]),
                          "it" if len(shipped) + len(written) == 1 else "them"))
+    if mode == "off":
+        return Check("html", WARN, "not checked (--html off): arXiv's HTML view of the "
+                     "badge was not tried")
     if upload is None:
         return Check("html", ERROR, "not converted: no upload list (the compile did not "
                      "finish)")
@@ -228,7 +243,9 @@ def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
     shutil.rmtree(paper, ignore_errors=True)
     budget.left = COPY_CAP
     if progress is not None and shutil.which("latexmlc") is not None:
-        progress("html: LaTeXML converts the paper as arXiv does for its HTML view "
-                 "(up to %d s)" % HTML_TIMEOUT)
+        progress("html: LaTeXML converts %s as arXiv does for its HTML view (up to %d s)"
+                 % ("the paper" if mode == "full" else "the preamble and title block",
+                    HTML_TIMEOUT))
     return check_html(directory, main, expected, expect_badge=expect_badge, files=upload,
-                      budget=budget, tick=None if progress is None else lambda: progress(None))
+                      budget=budget, tick=None if progress is None else lambda: progress(None),
+                      whole=mode == "full")
