@@ -348,3 +348,27 @@ def test_ctrl_c_during_the_html_check_stops_latexml(tmp_path: Path) -> None:
     for p in left:  # not to leave it looping after a failure
         os.killpg(p, signal.SIGKILL)
     assert left == [], "LaTeXML still runs after Ctrl-C"
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+@pytest.mark.parametrize("placement", ["corner", "margin"])
+def test_corner_and_margin_placements_get_the_badge_after_the_title(
+        tmp_path: Path, binding: bool, placement: str) -> None:
+    # An HTML page has no corner and no margin: the badge goes where the title badge
+    # goes (issue 21: placement=corner papers had no badge in arXiv's HTML view, and
+    # 'pith-tex check' failed them).
+    d = paper(tmp_path / "paper", options="placement=%s" % placement)
+    output, page = convert(d, binding)
+    assert_clean(output, page)
+    assert f"pith:2025:{NUM}" in badge(page)
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_manual_placement_gets_only_the_authors_badge(tmp_path: Path, binding: bool) -> None:
+    d = paper(tmp_path / "paper", options="placement=manual")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("Some text.", "Some text. \\pithbadge"))
+    output, page = convert(d, binding)
+    links = _Links()
+    links.feed(page)
+    assert len(links.links) == 1, links.links
