@@ -10,6 +10,7 @@ against its conversion): a missing latexmlc is an error, never a skip.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -387,3 +388,39 @@ def test_no_bibtex_advice_without_an_active_bibliography(paper: Path) -> None:
     cit = detail(doc, "citations")
     assert statuses(doc)["citations"] == "fail", doc
     assert "bibtex" not in cit and "no active bibliography" in cit, cit
+
+
+# -- 6. the page the badge costs ---------------------------------------------------------------
+
+def _fill_page_one(d: Path) -> None:
+    """A paper whose first page is full to within two lines without the badge: its text
+    is a rule as tall as what is left under the title, measured by TeX with pith's hide."""
+    main = d / "main.tex"
+    text = main.read_text()
+    start = text.index("\\maketitle") + len("\\maketitle")
+    end = text.index("\\end{document}")
+    probe = text[:start] + "\\par\\typeout{ROOM=\\the\\dimexpr\\pagegoal-\\pagetotal\\relax}\n" \
+        + text[end:]
+    (d / "probe.tex").write_text(probe)
+    p = subprocess.run(["pdflatex", "-interaction=nonstopmode",
+                        "\\PassOptionsToPackage{hide}{pith}\\input{probe}"], cwd=d,
+                       capture_output=True, text=True, timeout=120)
+    room = float(re.search(r"ROOM=([\d.]+)pt", p.stdout).group(1))  # type: ignore[union-attr]
+    for f in d.glob("probe.*"):
+        f.unlink()
+    for f in d.glob("texput.*"):
+        f.unlink()
+    main.write_text(text[:start] + "\n\\noindent\\rule{1pt}{%.1fpt}\n" % (room - 30) + text[end:])
+
+
+def test_a_badge_that_costs_a_page_is_warned_with_placement_margin(paper: Path) -> None:
+    _fill_page_one(paper)
+    code, doc, _ = run_check(paper, "--html", "off")
+    pdf = detail(doc, "pdf")
+    assert statuses(doc)["pdf"] == "warn", doc
+    assert "makes the paper 2 pages, 1 without it" in pdf and "placement=margin" in pdf, pdf
+
+
+def test_no_page_warning_when_the_last_page_has_room(paper: Path) -> None:
+    code, doc, _ = run_check(paper, "--html", "off")
+    assert statuses(doc)["pdf"] == "ok", doc

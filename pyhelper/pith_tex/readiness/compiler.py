@@ -284,3 +284,10 @@ def missing_file_hint(paper: str, first: str, route: str) -> Optional[str]:
                     "does not have: copy it beside the main file and upload it"
                     % (cand, where))
     return None
+
+
+def engine_and_env(route: str, paper: str) -> Optional[Tuple[str, Dict[str, str]]]:
+    """The LaTeX engine of *route* and its environment for the copy *paper*, as
+    :func:`compile_paper` runs it; None when the engine is not installed."""
+    path = shutil.which(_ENGINES[route])
+    return None if path is None else (path, _env(os.path.dirname(paper)))

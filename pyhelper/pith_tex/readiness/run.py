@@ -16,7 +16,8 @@ from ..discover import read_tex
 from ..errors import UsageError
 from ..html import TIMEOUT as HTML_TIMEOUT, check_html
 from .citations import check_citations
-from .compiler import ROUTES, compile_paper, tex_roots
+from .compiler import ROUTES, compile_paper, engine_and_env, tex_roots
+from .pagecost import short_page, pages_in_log, pages_without_badge
 from .includes import (anonymous_include, anonymous_reason, check_include, check_number,
                        check_title, include_from_compile, include_read, include_setting,
                        qr_asked)
@@ -203,6 +204,9 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                                   "review copy, pith.sty did not see it and the badge names "
                                   "the authors: use \\usepackage[anonymous]{pith}"
                                   % (pdf_check.detail, hint))
+            if pdf_check.status == OK and anonymous is None and log is not None:
+                pdf_check = _page_cost(pdf_check, paper, main_name, route, compiled.pdf, log,
+                                       progress)
             add(pdf_check)
         if upload is not None and compiled is not None and compiled.pdf is not None:
             upload_line = upload_check(upload, paper)
@@ -214,6 +218,28 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                       anonymous is None, budget, progress, html))
         add(upload_line)
     return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload)
+
+
+def _page_cost(pdf_check: Check, paper: str, main: str, route: str, pdf: str, log: str,
+               progress: Optional[Callable[[Optional[str]], None]]) -> Check:
+    """*pdf_check*, or a WARN when pith's badge makes the paper a page longer
+    (:mod:`.pagecost`): a page limit counts it."""
+    pages = pages_in_log(log)
+    if pages is None or not short_page(pdf, pages):
+        return pdf_check
+    tex = engine_and_env(route, paper)
+    if tex is None:
+        return pdf_check
+    if progress is not None:
+        progress("compile: once more without the badge (the last page holds little)")
+    without = pages_without_badge(paper, main, tex[0], tex[1],
+                                  tick=None if progress is None else lambda: progress(None))
+    if without is None or without >= pages:
+        return pdf_check
+    return Check("pdf", WARN, "%s; but pith's badge makes the paper %d pages, %d without it "
+                 "(its last page holds what the badge pushed over): if a page limit counts, use "
+                 "\\usepackage[placement=margin]{pith}, which leaves the layout unchanged"
+                 % (pdf_check.detail, pages, without))
 
 
 def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
