@@ -687,7 +687,8 @@ def test_progress_on_a_terminal(paper: Path) -> None:
     assert p.returncode == 0, out + terminal
     assert "... compile: pdflatex run 1" in terminal
     # LaTeXML's conversion can take up to 180 s with nothing else on the screen: said.
-    assert "... html: LaTeXML converts the paper as arXiv does" in terminal, terminal
+    assert "... html: LaTeXML converts the preamble and title block as arXiv does" \
+        in terminal, terminal
     assert [ln.split()[1] for ln in out.splitlines()[:-1]] == NAMES
 
 

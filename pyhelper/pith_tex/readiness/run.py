@@ -139,7 +139,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             if compiled.recorded is not None:
                 outside = outside_reads(compiled.recorded, paper, tex_roots())
             paths = check_paths(directory, outside)
-            if paths.status == OK and compiled.pdf is None:
+            if paths.status == OK and compiled.check.status == FAIL:
                 # The files the compile would have read after it stopped were not seen.
                 paths = Check("paths", WARN, "not checked in full: every file the paper "
                               "names is inside the upload, but the compile stopped before "
