@@ -242,14 +242,14 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
     problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
                 for p in problems]
     ours = [p for p in problems if _OURS_RE.search(p)]
-    converted = "%s as arXiv does" % main
+    converted, after = "%s as arXiv does" % main, ""
     if part is not None:
         # Packages left out of the reduced document leave their commands undefined: not
         # the paper's problems, and the rest of the paper was not converted.
         problems = [p for p in problems if p.startswith("Fatal:")]
-        converted = ("the preamble and title block of %s as arXiv does%s (check --html "
-                     "full converts the whole paper)" % (
-                         main, "; left out: " + ", ".join(part) if part else ""))
+        converted = "the preamble and title block of %s as arXiv does" % main
+        after = " (%scheck --html full converts the whole paper)" % (
+            "left out of the preamble: %s; " % ", ".join(part) if part else "")
     if ours:
         return Check("html", FAIL, "LaTeXML, as arXiv runs it: %s (%s)" % (ours[0], said))
     if not html:
@@ -266,7 +266,7 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
             return Check("html", FAIL, "anonymous, but the HTML page links to or names the "
                          "Pith Number")
         return Check("html", OK, "LaTeXML converts %s with no error; anonymous: no badge "
-                     "in the page" % converted)
+                     "in the page%s" % (converted, after))
     if len(parser.links) != 1:
         # A fatal error elsewhere can cut the page short before the badge: name it.
         fatal = [p for p in problems if p.startswith("Fatal:")]
@@ -286,7 +286,7 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
                      "but LaTeXML also reports, about the rest of the paper: %s"
                      % (text, href, problems[0]))
     return Check("html", OK, "LaTeXML converts %s, with no error; the badge reads %r and "
-                 "links to %s" % (converted, text, href))
+                 "links to %s%s" % (converted, text, href, after))
 
 
 def _reduce_in(paper: str, main: str) -> Optional[List[str]]:

@@ -27,12 +27,22 @@ from typing import List, Optional, Tuple
 
 from .discover import uncomment
 
-#: Packages left out of the reduced document's preamble.
+#: Packages left out of the reduced document's preamble: drawing, plots, units, code
+#: listings, algorithms, tables, floats, fonts, page layout, mathematics symbols.  None
+#: can change the title block's badge or pith's decisions (the class, the venue's
+#: style, hyperref and pith itself stay); each costs LaTeXML time (TikZ alone ~10 s).
 HEAVY = frozenset((
     "tikz", "pgf", "pgfplots", "pgfplotstable", "tikz-cd", "tikzscale", "circuitikz",
     "forest", "pgfgantt", "smartdiagram", "tikz-network", "tkz-euclide", "pgfornament",
     "siunitx", "lipsum", "blindtext", "listings", "algorithm2e", "tcolorbox", "chemfig",
     "tikzpeople", "pgf-pie", "pgf-umlsd", "bchart", "dirtree",
+    "algorithm", "algorithmic", "algpseudocode", "algorithmicx", "booktabs", "multirow",
+    "tabularx", "longtable", "array", "colortbl", "makecell", "threeparttable",
+    "subcaption", "subfig", "caption", "float", "wrapfig", "placeins", "graphicx",
+    "epstopdf", "geometry", "fontenc", "inputenc", "lmodern", "times", "mathptmx",
+    "newtxtext", "newtxmath", "mathpazo", "palatino", "helvet", "courier", "microtype",
+    "amssymb", "amsfonts", "bm", "bbm", "dsfont", "mathrsfs", "nicefrac", "xfrac",
+    "enumitem", "cleveref", "pifont", "wasysym", "textcomp", "upgreek",
 ))
 #: Their set-up commands, taken out with their arguments.
 _SETUP = ("usetikzlibrary", "tikzset", "tikzstyle", "pgfplotsset", "usepgfplotslibrary",
