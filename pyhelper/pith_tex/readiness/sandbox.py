@@ -18,14 +18,12 @@ import contextlib
 import os
 import shutil
 import signal
-import stat
-import subprocess
 import tempfile
 import threading
-import time
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Any, Iterator, List, Optional
 
-from ..bounded import OUTPUT_CAP, Run, run_limited
+# Re-exported: the compile runs TeX through them.
+from ..bounded import OUTPUT_CAP, Run, run_limited  # noqa: F401
 from ..safecopy import Budget, Refused, code_file, copy_file
 
 #: What LaTeX writes for a job, never part of an upload.
