@@ -32,18 +32,11 @@ test-floors:
 bench:
 	$(PYTHON) bench/run.py
 
-# The manual's pictures are real output: first the demo pages in latex/docs/
-# (each sets only public pith.sty options), compiled from latex/ so their
-# include=docs/... paths resolve, then the manual, which includes their PDFs.
-DOCS_DEMOS = badge-verified badge-checked badge-unverified badge-monochrome badge-small badge-large page-title page-twocolumn page-corner page-fallback
+# The manual (latex/pith.pdf): its pictures are real output, the demo pages in
+# latex/docs/ (each sets only public pith.sty options) compiled first, then the
+# manual rerun until its references and table of contents settle.
 docs:
-	cd latex && export TEXINPUTS=$(LATEX): && \
-	  for d in $(DOCS_DEMOS); do \
-	    pdflatex $(TEXFLAGS) -output-directory=docs docs/$$d.tex >/dev/null \
-	      || { tail -n 30 docs/$$d.log; exit 1; }; \
-	  done && \
-	  $(call COMPILE,pith.tex) && $(call COMPILE,pith.tex)
-	@echo "built latex/pith.pdf"
+	bash scripts/manual.sh latex
 
 # The CTAN upload (pith.sty, the manual's source and PDF, a CTAN README, the licence):
 # build/ctan/pith.zip.

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Build the CTAN upload of pith.sty: OUT/pith.zip (default OUT=build/ctan) holding pith/
-# with pith.sty, the manual's source and PDF, the sources of its pictures, the CTAN README
-# (latex/README-CTAN.md with the version filled in) and the licence.  The manual is
-# compiled in a scratch copy, never in latex/, so a parallel `make docs` is undisturbed.
+# with pith.sty, the manual's source and PDF, its pictures (docs/*.tex and the PDFs built
+# from them, so that `latexmk -pdf pith.tex` alone rebuilds the manual in the unpacked
+# zip), the CTAN README (latex/README-CTAN.md with the version filled in) and the licence.
+# Nothing in it refers to a file outside it.  The manual is compiled in a scratch copy by
+# scripts/manual.sh (rerun until its references settle), never in latex/, so a parallel
+# `make docs` is undisturbed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -17,23 +20,15 @@ version="$(sed -E 's/^[^}]*\}\{[^}]*\}\{([^}]*)\}.*/\1/' <<<"$provides")"
 cp latex/pith.sty latex/pith.tex "$work/"
 mkdir "$work/docs"
 cp latex/docs/*.tex "$work/docs/"
-flags=(-no-shell-escape -interaction=nonstopmode -halt-on-error)
-(
-  cd "$work"
-  export TEXINPUTS="$work:"
-  for d in docs/badge-*.tex docs/page-*.tex; do
-    pdflatex "${flags[@]}" -output-directory=docs "$d" >/dev/null \
-      || { tail -n 30 "${d%.tex}.log"; exit 1; }
-  done
-  for _ in 1 2; do
-    pdflatex "${flags[@]}" pith.tex >/dev/null || { tail -n 30 pith.log; exit 1; }
-  done
-)
+bash scripts/manual.sh "$work" >/dev/null
 
 pkg="$work/ctan/pith"
 mkdir -p "$pkg/docs"
 cp "$work/pith.sty" "$work/pith.tex" "$work/pith.pdf" "$pkg/"
 cp latex/docs/*.tex "$pkg/docs/"
+for d in "$work"/docs/badge-*.tex "$work"/docs/page-*.tex; do
+  cp "${d%.tex}.pdf" "$pkg/docs/"
+done
 cp LICENSE.LPPL "$pkg/LICENSE"
 sed -e "s/VERSION/$version/" -e "s/DATE/$date/" latex/README-CTAN.md > "$pkg/README.md"
 rm -f "$out/pith.zip"

@@ -27,7 +27,7 @@ PACKAGES="texlive-latex-base texlive-latex-recommended texlive-latex-extra
   texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex
   texlive-publishers lmodern poppler-utils zbar-tools ghostscript make latexml
   python3 python3-venv python3-pip"
-PYDEPS="click requests qrcode cryptography platformdirs pypdf pytest pytest-xdist hypothesis zxing-cpp"
+PYDEPS="click requests qrcode cryptography platformdirs pypdf pypdfium2 pytest pytest-xdist hypothesis zxing-cpp"
 
 if [ ! -x "$CHROOT/usr/bin/pdflatex" ]; then
   command -v debootstrap >/dev/null || apt-get install -y debootstrap

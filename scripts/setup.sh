@@ -13,6 +13,7 @@ PACKAGES=(
   texlive-latex-base texlive-latex-recommended texlive-latex-extra
   texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex
   texlive-publishers
+  latexmk  # the README's compile route and the CTAN manual's one build command
   latexml  # arXiv's HTML view: pith-tex check's html line and its tests
   valgrind  # make bench: instruction counts (deterministic compile cost)
 )

@@ -22,8 +22,10 @@ Modules (each imports only the public names of the others):
 ``verify_cmd``  the body of ``pith-tex verify``
 ``readiness``   ``pith-tex check`` (a package: main file, pith.sty, include, shell escape,
                 compile, PDF, the command), imported only by ``commands``
+``helptext``    the words of ``--help`` (summaries, examples, exit codes), without click
 ``commands``    the ``pith-tex`` command line (click)
-``cli``         the ``pith-tex`` entry point: plain ``verify`` without click, else click
+``cli``         the ``pith-tex`` entry point: plain ``verify`` and ``--help`` without
+                click, else click
 
 Imports flow one way: ``cli`` -> ``commands`` -> ``readiness`` -> ``console`` and the rest.
 """

@@ -21,6 +21,24 @@ FAIL = "fail"
 WARN = "warn"
 ERROR = "error"
 
+#: The state of a number, in the same words on the badge, in the PDF's metadata
+#: (PithVerification) and in fetch, check and verify (docs/verification.md):
+#: *verified*: the resolver's signed receipt was checked with a pinned key (and the hash
+#: recomputed); *checked*: the hash was recomputed and the number derived from the
+#: record, but no signed receipt vouches for it (unsigned: the resolver has not signed
+#: it yet); *unverified*: neither.
+VERIFIED = "verified"
+CHECKED = "checked"
+UNVERIFIED = "unverified"
+#: The words of the ``signature`` line for an unsigned record, the same in every command.
+UNSIGNED = "checked, unsigned: the hash proves the number, no signed receipt vouches for it"
+
+
+def state_word(signature: Optional[str]) -> str:
+    """The state for an outcome's ``signature`` ("verified", "absent" or None)."""
+    return {"verified": VERIFIED, "absent": CHECKED}.get(signature or "", UNVERIFIED)
+
+
 VERDICTS = {EXIT_OK: "verified", EXIT_FAILED: "failed", EXIT_USAGE: "usage-error",
             EXIT_COULD_NOT_CHECK: "could-not-check"}
 

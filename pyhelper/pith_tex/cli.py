@@ -9,6 +9,10 @@ itself (a PDF imports pypdf then, never click); every other command line (help,
 Both paths run the same :func:`verify_command` under the same :func:`run_guarded`, so
 their output and exit codes are identical (``tests/python/test_py_cli.py`` checks it).
 
+``pith-tex --help`` alone is printed from :mod:`pith_tex.helptext`, also without click; this
+module imports nothing at start-up (not even ``typing``) for that, and loads the verify
+body only for the plain ``verify``.
+
 Every :class:`~pith_tex.errors.PithError` becomes one ``error: ...`` line on stderr and
 its exit code; no traceback reaches the user (set ``PITH_TEX_DEBUG=1`` to see one for an
 unexpected exception).
@@ -18,13 +22,26 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
-from .console import echo, run_guarded  # noqa: F401  (echo: re-exported for old imports)
-from .verify_cmd import verify_command
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a third of --help)
 if TYPE_CHECKING:
+    from typing import Any, List, Optional, Sequence, Tuple
+
     import click
+
+
+def __getattr__(name: str) -> "Any":
+    """``echo``, ``run_guarded`` and ``verify_command``, re-exported for old imports,
+    loaded when first asked for."""
+    if name in ("echo", "run_guarded"):
+        from . import console
+
+        return getattr(console, name)
+    if name == "verify_command":
+        from .verify_cmd import verify_command
+
+        return verify_command
+    raise AttributeError(name)
 
 
 _VERIFY_FLAGS = ("--json", "--require-signature")
@@ -86,8 +103,23 @@ class _Main:
         global COMMAND_LINE
         COMMAND_LINE = True
         if standalone_mode:
-            plain = plain_verify(sys.argv[1:] if args is None else list(args))
+            argv = sys.argv[1:] if args is None else list(args)
+            # The text names the program "pith-tex": as click would, unless run otherwise
+            # (python -m pith_tex), which click then names itself.
+            name = prog_name or os.path.basename(sys.argv[0] if sys.argv else "")
+            if argv in (["--help"], ["-h"]) and name == "pith-tex":
+                from .helptext import top_help
+
+                text = top_help()
+                if text is not None:  # else click lays it out for a narrow terminal
+                    sys.stdout.write(text)
+                    sys.stdout.flush()
+                    sys.exit(0)
+            plain = plain_verify(argv)
             if plain is not None:
+                from .console import run_guarded
+                from .verify_cmd import verify_command
+
                 paths, require_signature, as_json = plain
                 run_guarded(lambda: verify_command(paths, require_signature, as_json))
         return _click_main().main(args, prog_name, standalone_mode=standalone_mode, **extra)

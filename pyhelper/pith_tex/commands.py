@@ -17,9 +17,10 @@ import click
 
 from . import DEFAULT_INCLUDE_NAME, __version__
 from .console import run_guarded
+from .helptext import EPILOGS, JSON_HELP, MAIN_EPILOG, MAIN_HELP, SUMMARIES
 from .verify_cmd import verify_command
 
-_JSON_HELP = "Print one JSON object (see the pith_tex.report docstring) instead of text."
+_JSON_HELP = JSON_HELP
 _REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."
 
 
@@ -43,17 +44,16 @@ def _guard(fn: Callable[..., int]) -> Callable[..., None]:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# The help texts are in pith_tex.helptext: `pith-tex --help` alone is printed from there
+# without importing click (pith_tex.cli).
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             help=MAIN_HELP, epilog=MAIN_EPILOG)
 @click.version_option(__version__, prog_name="pith-tex")
 def main() -> None:
-    """Fetch and verify Pith Numbers for pith.sty.
-
-    \b
-    Exit codes: 0 verified, 1 verification failed, 2 usage error, 3 could not check.
-    """
+    pass
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["fetch"], epilog=EPILOGS["fetch"])
 @click.argument("number", required=False)
 @click.option("--resolver", metavar="URL|DIR",
               help="Resolver base URL or a local mirror directory "
@@ -61,23 +61,33 @@ def main() -> None:
 @click.option("-o", "--output", default=DEFAULT_INCLUDE_NAME, show_default=True,
               type=click.Path(dir_okay=False), help="The include file to write.")
 @click.option("--offline", is_flag=True,
-              help="Use only the cache or a local mirror directory; no network.")
+              help="No network: use the verified-record cache, or the mirror "
+                   "directory that --resolver DIR names.")
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
+@click.option("--main", "main_file", metavar="FILE",
+              help="The paper's main .tex file, when the include's directory has several "
+                   "with \\documentclass (a cover letter, a rebuttal).")
+@click.option("--accept-title", is_flag=True,
+              help="Write the include although the paper's title differs from the "
+                   "record's: the title changed since the record (said in the include "
+                   "and by check).")
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @_network_options
 @_guard
 def fetch(number: Optional[str], resolver: Optional[str], output: str, offline: bool,
-          require_signature: bool, as_json: bool, timeout: float, deadline: float) -> int:
+          require_signature: bool, main_file: Optional[str], accept_title: bool,
+          as_json: bool, timeout: float, deadline: float) -> int:
     """Fetch NUMBER's record, verify it, and write the include.
 
     NUMBER may be NUM, pith:NUM, pith:YYYY:NUM or https://pith.science/pith/NUM.
     Without NUMBER, the \\pithnumber{...} of the .tex files here is used.  The include
-    is written only when every check passed; on any failure it is left untouched.
+    is written only when every check passed and the paper's title is the record's (up
+    to formatting); on any failure it is left untouched.
     """
     state: Dict[str, Any] = {"number": None, "source": None, "checks": [], "include": None}
     try:
         code = _fetch(state, number, resolver, output, offline, require_signature,
-                      as_json, timeout, deadline)
+                      as_json, timeout, deadline, main_file, accept_title)
     except Exception as e:
         from .errors import PithError
 
@@ -102,7 +112,8 @@ def _emit_fetch_json(state: Dict[str, Any], code: int, error: Optional[str]) -> 
 
 def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[str],
            output: str, offline: bool, require_signature: bool, as_json: bool,
-           timeout: float, deadline: float) -> int:
+           timeout: float, deadline: float, main_file: Optional[str] = None,
+           accept_title: bool = False) -> int:
     from .cache import Cache
     from .discover import find_pith_numbers
     from .documents import parse_bundle_doc, parse_record_doc
@@ -124,6 +135,8 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     # number is looked for in the .tex files, which leave -o out (so -o main.tex with no
     # NUMBER would otherwise end in "no \pithnumber here" instead of the refusal).
     check_output(output)
+    paper_dir = os.path.dirname(os.path.abspath(output))
+    main_name = _paper_main(paper_dir, main_file)  # a bad --main: before the network
     if number is not None:
         ident = parse_identifier(number)
     else:
@@ -185,7 +198,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         if checked is not outcome:
             outcome = checked
             break
-    shown = [_author_facing(c) for c in outcome.checks]
+    shown = list(outcome.checks)
     year_error = None
     if outcome.exit_code == EXIT_OK and outcome.fields is not None:
         try:
@@ -219,13 +232,28 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     fields = outcome.fields
     # exit code 0: every check passed, so the record shape, digest and signature are known
     assert fields is not None and outcome.sha256 is not None and outcome.signature is not None
+    # Is the number this paper's?  Decided before anything is written (docs/verification.md).
+    title_line, accepted = _title_line(paper_dir, main_name, rec_data,
+                                       record_doc.canonical_record, accept_title)
+    paper = [] if title_line is None else [title_line]
+    state["checks"] = shown + paper
+    if title_line is not None and title_line.status == FAIL:
+        say(check_lines(paper))
+        raise VerificationFailed(
+            "verification failed: title: %s; %s was left untouched.  If this is your "
+            "paper and its title changed since the record, run pith-tex fetch "
+            "--accept-title%s; else put this paper's own Pith Number in \\pithnumber"
+            % (title_line.detail, output, "" if number is None else " " + number))
     written = write_include(output, IncludeData(
         number=n, year=fields.year, sha256=outcome.sha256,
         record=record_doc.canonical_record, signature=outcome.signature,
-        key_id=outcome.key_id, signature_hex=outcome.signature_hex))
+        key_id=outcome.key_id, signature_hex=outcome.signature_hex,
+        title_accepted=accepted, title=_record_title(rec_data, record_doc.canonical_record)))
     state["include"] = {"path": output, "written": written}
-    paper = _paper_checks(os.path.dirname(os.path.abspath(output)), rec_data,
-                          record_doc.canonical_record)
+    if isinstance(main_name, str):
+        from .sty import ensure_sty
+
+        paper.append(ensure_sty(paper_dir, main_name))
     state["checks"] = shown + paper
     if paper:
         say(check_lines(paper))
@@ -239,57 +267,83 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     return 0
 
 
-def _author_facing(c: Any) -> Any:
-    """A missing receipt is the resolver's to fix, not the author's: shown as OK with what
-    it means, not as a warning on every run (``--require-signature`` still refuses it)."""
-    from .checks import Check, OK, WARN
+def _record_title(rec_data: Any, record: Dict[str, Any]) -> Optional[str]:
+    """The resolver's ``paper.title`` when it is the record's (it hashes to
+    ``title_canon_sha256``) and fits the include; None otherwise."""
+    from .include import MAX_TITLE_UNITS
+    from .title import canon_sha256
 
-    if c.name == "signature" and c.status == WARN:
-        return Check("signature", OK, "unsigned: the resolver has not signed this record yet; "
-                     "nothing to do, the hash proves the number (--require-signature "
-                     "refuses unsigned records)")
-    return c
-
-
-def _paper_checks(paper_dir: str, rec_data: Any, record: Dict[str, Any]) -> List[Any]:
-    """``title`` and ``pith.sty`` when *paper_dir* (where the include goes) holds the
-    paper's main file: is the number this paper's, and will TeX find pith.sty?"""
-    from .discover import read_tex
-    from .errors import UsageError
-    from .readiness.mainfile import find_main
-    from .sty import ensure_sty
-    from .title import paper_title, title_check
-
-    from .checks import Check, WARN
-
-    try:
-        main_name = find_main(paper_dir)
-        source = read_tex(os.path.join(paper_dir, main_name))
-    except UsageError as e:
-        if not e.message.startswith("several main files"):
-            return []  # no paper there: nothing to compare, nowhere to put pith.sty
-        return [Check("title", WARN, "not compared: %s" % e.message.replace(
-                    "; name the one arXiv should compile with --main FILE", "")),
-                ensure_sty(paper_dir, "the main files")]
-    except OSError:
-        return []
     paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
     title = paper.get("title") if isinstance(paper, dict) else None
+    if not isinstance(title, str) or canon_sha256(title) != record.get(
+            "metadata", {}).get("title_canon_sha256"):
+        return None
+    try:
+        units = len(title.encode("utf-16-be")) // 2
+    except UnicodeEncodeError:
+        return None
+    return title if 1 <= units <= MAX_TITLE_UNITS else None
+
+
+def _paper_main(paper_dir: str, main_file: Optional[str]) -> Any:
+    """The paper's main file in *paper_dir* (where the include goes): its name; None
+    when no paper is there; a :class:`~pith_tex.errors.UsageError` when there are
+    several and nothing tells them apart (reported on the title line).  A bad ``--main``
+    raises (exit 2)."""
+    from .errors import UsageError
+    from .readiness.mainfile import find_main
+
+    if main_file is not None:
+        return find_main(paper_dir, main_file)
+    try:
+        return find_main(paper_dir, paper=True)
+    except UsageError as e:
+        return e if e.message.startswith("several main files") else None
+
+
+def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any],
+                accept_title: bool) -> Tuple[Any, bool]:
+    """The ``title`` line of ``fetch`` (None: no paper beside the include) and whether
+    the include says the title was accepted (``--accept-title`` on a different title)."""
+    from .checks import Check, FAIL, WARN
+    from .title import DIFFERENT, compare, title_check
+    from .titlesource import find_title
+
+    if main is None:
+        return None, False
+    if not isinstance(main, str):
+        return Check("title", WARN, "not compared: %s" % main.message.replace(
+            "; name the one arXiv should compile with --main FILE",
+            ": name the paper's with pith-tex fetch --main FILE")), False
+    try:
+        found = find_title(paper_dir, main)
+    except OSError as e:
+        return Check("title", WARN, "not compared: cannot read %s: %s"
+                     % (main, e.strerror or e)), False
+    paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
+    title = paper.get("title") if isinstance(paper, dict) else None
+    title = title if isinstance(title, str) else None
     canon = record.get("metadata", {}).get("title_canon_sha256")
-    return [title_check(paper_title(source), canon if isinstance(canon, str) else None,
-                        title if isinstance(title, str) else None, main_name),
-            ensure_sty(paper_dir, main_name)]
+    canon = canon if isinstance(canon, str) else None
+    raw = None if found is None else found.raw
+    where = ("no \\title found in %s or the files it inputs" % main if found is None
+             else "%s's \\title" % found.file)
+    differs = raw is not None and compare(raw, title, canon).kind == DIFFERENT
+    accepted = accept_title and differs
+    return title_check(raw, canon, title, where, accepted=accepted, on_different=FAIL), accepted
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["citations"], epilog=EPILOGS["citations"])
 @click.argument("target", metavar="ARXIV_ID|FILE")
 @click.option("--resolver", metavar="URL|DIR",
               help="Resolver base URL or a local mirror directory "
                    "[env PITH_RESOLVER; default https://pith.science].")
 @click.option("--offline", is_flag=True,
-              help="Read a local mirror directory (--resolver DIR) only; no network.")
+              help="No network: read the mirror directory that --resolver DIR names "
+                   "(citation records are not cached).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object (see docs/citations.md) instead of text.")
+              help="Print one JSON object instead of text (fields: docs/citations.md, "
+                   "\"--json\").")
 @_network_options
 @_guard
 def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool,
@@ -308,7 +362,7 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
     return citations_command(target, resolver, offline, as_json, timeout, deadline)
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["verify"], epilog=EPILOGS["verify"])
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
@@ -323,12 +377,13 @@ def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> in
     return verify_command(paths, require_signature, as_json)
 
 
-@main.command()
+@main.command(short_help=SUMMARIES["check"], epilog=EPILOGS["check"])
 @click.argument("directory", metavar="[DIR]", default=".",
                 type=click.Path(file_okay=False))
 @click.option("--route", type=click.Choice(["pdflatex", "dvips", "xelatex"]),
-              default="pdflatex", show_default=True,
-              help="arXiv's route to compile on: pdflatex; latex + dvips -R2 + ps2pdf; xelatex.")
+              default="pdflatex", show_default=True, metavar="ROUTE",
+              help="How arXiv compiles the paper: pdflatex, dvips (latex + dvips -R2 + "
+                   "ps2pdf) or xelatex.")
 @click.option("--fix", is_flag=True,
               help="Copy (or replace) pith.sty with the one shipped in this pith-tex.")
 @click.option("--main", "main_file", metavar="FILE",
@@ -341,7 +396,7 @@ def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> in
               help="What LaTeXML converts to check the badge in arXiv's HTML view: the "
                    "preamble and title block (fast), the whole paper, or nothing.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object (see pith_tex.readiness.check_json) instead of text.")
+              help=JSON_HELP)
 @_guard
 def check(directory: str, route: str, fix: bool, main_file: Optional[str],
           tarball: Optional[str], html: str, as_json: bool) -> int:

@@ -37,6 +37,10 @@ HEADER = (
     "% Do not edit: run `pith-tex fetch` again instead.\n"
 )
 SIGNATURE_STATES = ("verified", "absent")
+#: The line ``fetch --accept-title`` adds after the header: the author said the paper's
+#: title changed since the record (a TeX comment: pith.sty reads past it as data).
+TITLE_ACCEPTED = ("% title accepted: the paper's title differs from the record's "
+                  "(pith-tex fetch --accept-title)\n")
 
 
 class IncludeRefused(CouldNotCheck):
@@ -55,6 +59,8 @@ class IncludeData(NamedTuple):
     signature: str  # "verified" | "absent"
     key_id: Optional[str] = None  # with "verified"
     signature_hex: Optional[str] = None  # with "verified": the receipt's 64 bytes, hex
+    title_accepted: bool = False  # fetch --accept-title: the title changed since the record
+    title: Optional[str] = None  # the record's title (it hashes to title_canon_sha256)
 
 
 def _refused(name: str, value: object, pattern: "re.Pattern[str]") -> IncludeRefused:
@@ -122,6 +128,44 @@ def render_qr(number: str) -> str:
     return ("\\pithqrcode{%d}{\n" % len(rows) + "".join("  %s\n" % r for r in rows) + "}\n")
 
 
+#: The most UTF-16 code units of a title the include carries (a line stays < 4 KiB).
+MAX_TITLE_UNITS = 1000
+
+
+def _title_hex(title: object, record: Dict[str, Any]) -> str:
+    """``title-utf16``: ``feff`` and the title's UTF-16BE bytes, as hex: the record's title
+    as the resolver gave it, only if it hashes to the record's ``title_canon_sha256``."""
+    from .title import canon_sha256
+
+    if type(title) is not str:
+        raise IncludeRefused("refusing to write title-utf16 = %s: not a text" % show(title))
+    try:
+        data = title.encode("utf-16-be")
+    except UnicodeEncodeError:
+        raise IncludeRefused("refusing to write title-utf16: the title is not valid Unicode")
+    if not 1 <= len(data) // 2 <= MAX_TITLE_UNITS:
+        raise IncludeRefused("refusing to write title-utf16: the title has %d UTF-16 code "
+                             "units, 1 to %d fit" % (len(data) // 2, MAX_TITLE_UNITS))
+    if canon_sha256(title) != record["metadata"]["title_canon_sha256"]:
+        raise IncludeRefused("refusing to write title-utf16 = %s: it does not hash to the "
+                             "record's title_canon_sha256" % show(title, 80))
+    return "feff" + data.hex()
+
+
+def _title_of(value: Optional[str]) -> Optional[str]:
+    """The title an include's ``title-utf16`` value spells (None: no such key)."""
+    if value is None:
+        return None
+    ok = value.startswith("feff") and len(value) % 4 == 0 and re.fullmatch("[0-9a-f]+", value)
+    try:
+        if ok:
+            return bytes.fromhex(value[4:]).decode("utf-16-be")
+    except (ValueError, UnicodeDecodeError):
+        pass
+    raise IncludeRefused("refusing to write title-utf16 = %s: it is not feff and UTF-16BE as "
+                         "lower-case hex" % show(value, 80))
+
+
 def render(data: IncludeData) -> bytes:
     """The include for *data*, as bytes; raises :class:`IncludeRefused` for a bad value."""
     if type(data.year) is not int:
@@ -132,6 +176,9 @@ def render(data: IncludeData) -> bytes:
         "  year = %s,\n" % _check("year", str(data.year), YEAR_RE),
         "  sha256 = %s,\n" % _check("sha256", data.sha256, SHA256_RE),
     ] + _record_lines(data.record)
+    if type(data.title_accepted) is not bool:
+        raise IncludeRefused("refusing to write the include: title_accepted must be True or "
+                             "False, got %s" % show(data.title_accepted))
     if data.signature not in SIGNATURE_STATES:
         raise IncludeRefused("refusing to write signature = %s: it must be %s"
                              % (show(data.signature), " or ".join(SIGNATURE_STATES)))
@@ -145,7 +192,10 @@ def render(data: IncludeData) -> bytes:
             raise IncludeRefused("refusing to write the include: key-id or signature-hex "
                                  "without a verified signature")
         lines.append("  signature = absent,\n")
-    text = (HEADER + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
+    if data.title is not None:
+        lines.append("  title-utf16 = %s,\n" % _title_hex(data.title, data.record))
+    text = (HEADER + (TITLE_ACCEPTED if data.title_accepted else "")
+            + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
             + render_qr(data.number))
     return text.encode("ascii")  # cannot fail: every value above is ASCII by its pattern
 
@@ -240,6 +290,8 @@ def parse_include(text: str) -> IncludeData:
             signature=values["signature"],
             key_id=values.get("key-id"),
             signature_hex=values.get("signature-hex"),
+            title_accepted=TITLE_ACCEPTED[:-1] in lines[:head],
+            title=_title_of(values.get("title-utf16")),
         )
         rendered = render(data)
     except IncludeRefused as e:

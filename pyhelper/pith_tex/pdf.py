@@ -22,15 +22,13 @@ Around them (docs/verification.md says what each covers and what it cannot):
     every Info dictionary in the file (every trailer, every incremental update, every
     definition of the Info object) gives each Pith key one value: a reader that picks
     another dictionary or another duplicate must not see another number.
-``badge``
-    page 1 *visibly* shows the claimed ``pith:YYYY:NUM`` (:mod:`pith_tex.pdfpage`),
-    nowhere shows another Pith Number, in its text or its links, and every link over the
-    badge opens exactly the number's Pith page (:mod:`pith_tex.pdflinks`; none at all: a
-    warning, as pith.sty links it on every route, with or without hyperref).
-``qr``
-    the QR code pith.sty drew with rules on page 1 is read back module by module and is
-    the code of the number's URL (:func:`pith_tex.qr.qr_rows`), and every link over it
-    opens that page; other QR-like images or drawings are not vouched for, and said so.
+``badge``, ``qr``, ``viewers``
+    what page 1 shows in the readers' engines, PDFium and poppler (:mod:`pith_tex.pdfshown`
+    on :mod:`pith_tex.pageview`): the claimed ``pith:YYYY:NUM`` visibly, no other Pith
+    Number in its text or its links, every link over the badge opening exactly the
+    number's Pith page (:mod:`pith_tex.pdflinks`); a QR code that every engine's rendering
+    decodes to the number's URL and no other code.  The Info values are also read by both
+    engines and must be pypdf's (``info``).
 ``xmp`` (when the XMP packet has ``pith:`` properties or a ``dc:identifier``)
     every ``pith:`` property equals its Info key, none is missing, none has two values,
     and a ``dc:identifier`` naming a Pith Number names this one.
@@ -56,10 +54,11 @@ from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
 from .documents import PDF_MAGIC
 from .errors import show
 from .identifier import URL_BASE
+from .pageview import EngineFailed, PageOne, page_one
 from .pdfmeta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
-from .pdflinks import Link, link_areas, link_problem, link_texts
-from .pdfpage import (MIN_FONT_PT, Box, PageScan, TooComplex, Unfollowed, overlaps, qr_grids,
-                      scan_annotations, scan_page, turns)
+from .pdflinks import Link, link_areas, link_texts
+from .pdfshown import (BADGE_RE, MIN_FONT_PT, badge_check, display as _display, meta_problem,
+                       other_numbers, qr_check, viewers_check, visible_numbers)
 
 if TYPE_CHECKING:
     from .keys import Keyring
@@ -69,7 +68,7 @@ __all__ = ["PITH_KEYS", "XMP_NS", "XMP_KEYS", "MIN_FONT_PT", "PdfClaims", "Unrea
 
 #: The Info keys pith.sty writes, in the README's order.
 PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArXiv",
-             "PithRecord", "PithKeyID", "PithSignature")
+             "PithRecord", "PithKeyID", "PithSignature", "PithTitle")
 #: The keys of a PDF compiled with a verified include (signed or not).
 INCLUDE_KEYS = PITH_KEYS[:6]
 #: Larger files are refused unread (a paper is a few MiB; pypdf holds the whole file).
@@ -80,18 +79,6 @@ _HEAD = 1024  # the header may follow up to 1 KiB of junk (PDF 32000-1, annex H)
 _TAIL = 1024  # %%EOF must be in the last 1 KiB
 
 _DISPLAY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})\Z")
-# The visible badge in page 1's text, with every whitespace removed first (extractors
-# may split the monospaced string or put spaces between its glyphs).
-_BADGE_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{26})")
-# Any Pith Number on the page: full or short (8+ characters), or in a Pith URL.
-_ANY_RE = re.compile(r"pith:(?:([0-9]{4}):)?([A-Z2-7]{8,26})")
-_URL_NUMBER_RE = re.compile(r"(?i)pith\.science/pith/([A-Z2-7]{8,26})")
-# In what a link opens: also with a port, dot segments or doubled slashes on the way to
-# /pith/ (a browser normalises them away).
-_LINK_NUMBER_RE = re.compile(r"(?i)pith\.science[^\s'\"<>]*?/pith/+([A-Z2-7]{8,26})")
-# The same in any letter case (``PITH:2025:...``, a lower-case number: base32 is read
-# either way), with the year, so that a title such as "PITH: A NEW METHOD" is not one.
-_ANY_CASE_RE = re.compile(r"(?i)pith:([0-9]{4}):([A-Z2-7]{8,26})")
 _FETCH = "run pith-tex fetch and recompile"
 
 
@@ -109,7 +96,7 @@ class PdfClaims(NamedTuple):
 
     info: Dict[str, str]
     pages: int
-    page: Optional[PageScan] = None
+    page: Optional[PageOne] = None
     page_error: Optional[str] = None
     not_text: Tuple[str, ...] = ()  # Pith keys whose value is not a text string
     #: Every value of each Pith key in every Info dictionary of the file (raw scan), or a
@@ -120,15 +107,14 @@ class PdfClaims(NamedTuple):
     xmp: Union[Dict[str, List[str]], str, None] = None
     #: The URIs of page 1's link annotations.
     links: Tuple[str, ...] = ()
-    #: The text page 1's annotations show (appearance streams, notes), and the places of
-    #: those that draw an appearance; a str when they could not be read.
-    annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
     #: pypdf's reports of a key written twice in one dictionary it read (trailer,
     #: catalog, page tree, page 1 and what it uses): readers differ in which they keep.
     duplicates: Tuple[str, ...] = ()
     #: The clickable areas of page 1 and what they open; a str when they could not be
     #: read.
     areas: Union[Tuple[Link, ...], str] = ()
+    #: Why the file reads two ways (:func:`pith_tex.pdfgate.refusals`): not checked.
+    refused: Tuple[str, ...] = ()
 
 
 class UnreadablePdf(Exception):
@@ -419,33 +405,43 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
-    scan: Optional[PageScan] = None
+    view: Optional[PageOne] = None
     page_error = None
     links: Tuple[str, ...] = ()
-    annots: Union[Tuple[str, Tuple[Tuple[float, float, float, float], ...]], str] = ("", ())
     areas: Union[Tuple[Link, ...], str] = ()
     if page is None:
         page_error = "the PDF has no pages"
     else:
-        try:
-            scan = scan_page(page)
-        except (TooComplex, Unfollowed) as e:
-            page_error = str(e)
-        except RecursionError:
-            page_error = "its content is nested too deeply"
-        except Exception as e:
-            page_error = "%s: %s" % (type(e).__name__, show(str(e), 60))
         links = link_texts(page)
         areas = link_areas(page)
-        try:
-            text, boxes = scan_annotations(page)
-            annots = (text, tuple(boxes))
-        except RecursionError:
-            annots = "their appearance streams are nested too deeply"
-        except Exception as e:
-            annots = "%s: %s" % (type(e).__name__, show(str(e), 60))
-    return PdfClaims(info, pages, scan, page_error, tuple(bad), info_all, xmp, links, annots,
-                     tuple(duplicates.found), areas)
+        unit = page.get("/UserUnit")
+        if unit is not None and not (isinstance(unit, (int, float)) and float(unit) == 1.0):
+            # Acrobat scales the page by it; PDFium and poppler draw it in points
+            page_error = ("page 1 has /UserUnit %s: viewers differ in whether they scale the "
+                          "page by it, so its size is not one thing" % show(str(unit), 20))
+        elif isinstance(xmp, str) and "could not be read" in xmp:
+            # PDFium decodes the metadata stream as it opens the file, and aborts the
+            # process when that takes more memory than it may have: the packet pypdf
+            # could not read (a decompression bomb, say) is not handed to it
+            page_error = "not read, as the XMP packet could not be (%s)" % xmp
+        else:
+            try:
+                view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS)
+            except EngineFailed as e:
+                page_error = str(e)
+            if view is not None and "/Contents" in page and not any(
+                    v.words for v in view.views):
+                # content that no engine reads any text from (undecodable, a bomb of
+                # white space): whether the badge is there is not known; a page with no
+                # content at all is only blank
+                page_error = ("page 1 has content, but neither %s shows any text in it"
+                              % " nor ".join(v.engine.replace("pdfium", "PDFium")
+                                             for v in view.views))
+                view = None
+    from .pdfgate import refusals
+
+    return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
+                     tuple(duplicates.found), areas, tuple(refusals(data, reader)))
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
@@ -463,38 +459,6 @@ def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
     except Unreadable as e:
         return str(e)
     return found or None
-
-
-def visible_numbers(text: str) -> List[Tuple[Optional[int], str]]:
-    """Every ``pith:YYYY:NUM`` / ``pith:NUM`` in *text*, as ``(year or None, NUM)``."""
-    squeezed = "".join(text.split())
-    return [(int(m.group(1)) if m.group(1) else None, m.group(2))
-            for m in _BADGE_RE.finditer(squeezed)]
-
-
-def other_numbers(text: str, links: Tuple[str, ...], number: str,
-                  year: Optional[int]) -> List[str]:
-    """Every Pith Number in *text* (whitespace removed) or *links* that is not *number*
-    (nor a short form of it) of *year*: ``pith:YYYY:XXXXXXXX...`` forms and numbers in
-    Pith URLs, as they appear."""
-    squeezed = "".join(text.split())
-    found: List[str] = []
-    for m in _ANY_RE.finditer(squeezed):
-        n, y = m.group(2), m.group(1)
-        if not number.startswith(n) or (y is not None and year is not None
-                                        and int(y) != year):
-            found.append(m.group(0))
-    for m in _ANY_CASE_RE.finditer(squeezed):
-        n = m.group(2).upper()
-        if (not number.startswith(n) or (year is not None and int(m.group(1)) != year)) \
-                and m.group(0) not in found:
-            found.append(m.group(0))
-    for where, pattern in [(squeezed, _URL_NUMBER_RE),
-                           *((link, _LINK_NUMBER_RE) for link in links)]:
-        for m in pattern.finditer(where):
-            if m.group(1).upper() != number:
-                found.append(m.group(0))
-    return found
 
 
 def _pdf_problem(claims: PdfClaims) -> Optional[str]:
@@ -522,10 +486,6 @@ def _pdf_problem(claims: PdfClaims) -> Optional[str]:
         return ("PithVerification is %s, not verified or verified-unsigned"
                 % show(state))
     return None
-
-
-def _display(year: Optional[int], number: str) -> str:
-    return "pith:%d:%s" % (year, number) if year is not None else "pith:%s" % number
 
 
 def _canonical_check(raw: str, record: Any) -> Check:
@@ -570,8 +530,8 @@ def _state_check(state: str, signed: bool, out: Outcome) -> Check:
     if signed:
         return Check("state", FAIL, "PithVerification is verified-unsigned, but the PDF "
                      "carries a signature (PithKeyID/PithSignature)")
-    return Check("state", OK, "PithVerification is verified-unsigned: the PDF carries no "
-                 "signature")
+    return Check("state", OK, "PithVerification is verified-unsigned (the metadata's "
+                 "spelling of checked): the PDF carries no signature")
 
 
 def _info_check(claims: PdfClaims) -> Check:
@@ -593,254 +553,17 @@ def _info_check(claims: PdfClaims) -> Check:
     if not claims.info_all.get("PithNumber"):
         return Check("info", ERROR, "the raw Info dictionaries could not be located in the "
                      "file: another value for a Pith key may be hidden")
+    if claims.page is not None:
+        problem = meta_problem(claims.page, claims.info, PITH_KEYS)
+        if problem is not None:
+            return Check("info", FAIL, "the viewers read another Info dictionary than "
+                         "pith-tex: %s" % problem)
+        return Check("info", OK, "every Info dictionary in the file gives each Pith key one "
+                     "value, and %s read the same values"
+                     % " and ".join(v.engine.replace("pdfium", "PDFium")
+                                    for v in claims.page.views))
     return Check("info", OK, "every Info dictionary in the file gives each Pith key one "
                  "value")
-
-
-def _badge_check(claims: PdfClaims, number: str, year: Optional[int]) -> Check:
-    page = claims.page
-    if page is None:
-        return Check("badge", ERROR, "not checked: could not read the text of page 1 (%s)"
-                     % claims.page_error)
-    if page.shows and not any(c.isalnum() for c in page.text):
-        return Check("badge", ERROR, "not checked: page 1 draws text (%d text operations) "
-                     "that reads as no text at all (fonts without a Unicode map?)"
-                     % page.shows)
-    others = other_numbers(page.text, claims.links, number, year)
-    if others:
-        return Check("badge", FAIL, "page 1 shows %s, but the metadata says %s"
-                     % (others[0], _display(year, number)))
-    others = other_numbers(page.marked, (), number, year)
-    if others:  # what copying, pdftotext and screen readers read in place of glyphs
-        return Check("badge", FAIL, "page 1's marked content gives %s as the text of what "
-                     "it draws (/ActualText, /Alt or /E), but the metadata says %s"
-                     % (others[0], _display(year, number)))
-    if isinstance(claims.annots, str):
-        return Check("badge", ERROR, "not checked: could not read page 1's annotations (%s)"
-                     % claims.annots)
-    if isinstance(claims.areas, str):  # a link not read may open another number
-        return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
-                     % claims.areas)
-    others = other_numbers(claims.annots[0], (), number, year)
-    if others:  # a viewer draws an annotation's appearance over the page
-        return Check("badge", FAIL, "an annotation on page 1 shows %s, but the metadata "
-                     "says %s" % (others[0], _display(year, number)))
-    copies = _copies(page, number, year)
-    if copies:
-        clear = [c for c in copies if _drawn_over(page, c, claims.annots[1]) is None]
-        if not clear:
-            return Check("badge", FAIL, "page 1 shows %s, but %s is drawn over it: what a "
-                         "reader sees there is not what was checked" % (
-                             _display(year, number),
-                             _drawn_over(page, copies[0], claims.annots[1])))
-        return _badge_link_check(claims, page, number, year,
-                                 [[_span_box(page, i) for i in c] for c in clear])
-    if visible_numbers(page.text):
-        # why the piece with (the start of) the number is hidden, else the first why
-        why = next((w for t, w in page.hidden if number[:8] in "".join(t.split())),
-                   next((w for t, w in page.hidden if t.strip()), "not visible"))
-        if any(n == number and (y is None or year is None or y == year)
-               for y, n in visible_numbers(page.visible)):
-            why = ("read across pieces of text not drawn one after the other: a part "
-                   "moved before, over or away from the part it follows")
-        return Check("badge", FAIL, "page 1 has %s only where it is not visible (%s)"
-                     % (_display(year, number), why))
-    return Check("badge", WARN, "page 1 shows no pith:NUMBER badge (hide option?): only "
-                 "the metadata was checked")
-
-
-def shown_at(page: PageScan, number: str, year: Optional[int]) -> List[Box]:
-    """Where page 1 visibly shows *number* (of *year*): the boxes of the pieces of text
-    each visible copy is read from (the crop box for a piece that was not located)."""
-    return [_span_box(page, i) for c in _copies(page, number, year) for i in c]
-
-
-def _span_box(page: PageScan, i: int) -> Box:
-    box = page.spans[i][2]
-    return page.crop if box is None else box
-
-
-def _copies(page: PageScan, number: str, year: Optional[int]) -> List[List[int]]:
-    """Each visible copy of *number* (of *year*) on page 1, as the pieces of text
-    (indices in PageScan.spans) it is read from.  A copy read across a break (a piece
-    not drawn where the one before it ends) is not shown: a reader does not see those
-    parts as one."""
-    from bisect import bisect_right
-
-    where = [i for i, c in enumerate(page.visible) if not c.isspace()]
-    squeezed = "".join(page.visible[i] for i in where)
-    copies: List[List[int]] = []
-    for m in _BADGE_RE.finditer(squeezed):
-        y = int(m.group(1)) if m.group(1) else None
-        if m.group(2) != number or not (y is None or year is None or y == year):
-            continue
-        start, end = where[m.start()], where[m.end() - 1] + 1
-        # a break after the first character and at or before the last one
-        if bisect_right(page.breaks, start) < bisect_right(page.breaks, end - 1):
-            continue
-        pieces = [k for k, (i, j, _) in enumerate(page.spans) if i < end and start < j]
-        if pieces:
-            copies.append(pieces)
-    return copies
-
-
-def _drawn_over(page: PageScan, copy: List[int],
-                annots: Tuple[Box, ...]) -> Optional[str]:
-    """What is drawn over the middle of a copy of the number (its glyphs from a quarter
-    em in from every side of their box): paint or other text after its shows, or an
-    annotation's appearance (a viewer draws those over the page); None when nothing."""
-    first = copy[0]
-    own_from = page.span_shows[first - 1] if first > 0 else 0
-    own_to = page.span_shows[copy[-1]]
-    for k in copy:
-        x0, y0, x1, y1 = _span_box(page, k)
-        d = min(x1 - x0, y1 - y0) / 4
-        core = (x0 + d, y0 + d, x1 - d, y1 - d)
-        after = page.span_shows[k]
-        for when, box in page.paint:
-            # (its own glyphs, shown after this piece's, may touch it: kerned)
-            if when > after and overlaps(box, core) and not (
-                    when == int(when) and own_from < when <= own_to):
-                return "paint or text drawn later" if when != int(when) else "other text"
-        if any(overlaps(box, core) for box in annots):
-            return "an annotation's appearance"
-    return None
-
-
-def _badge_link_check(claims: PdfClaims, page: PageScan, number: str,
-                      year: Optional[int], copies: List[List[Box]]) -> Check:
-    """The badge is shown: every link over it must open its Pith page (a badge that
-    links elsewhere sends the reader to another page than the one it names)."""
-    seen = "page 1 shows %s (visible: at least %g pt, painted, inside the crop box)" % (
-        _display(year, number), MIN_FONT_PT)
-    if isinstance(claims.areas, str):
-        return Check("badge", ERROR, "not checked: could not read page 1's links (%s)"
-                     % claims.areas)  # (said above already; here for the type checker)
-    # a link that may be clicked over it (its whole rectangle: not every viewer reads
-    # /QuadPoints) must open its page
-    boxes = [b for c in copies for b in c]
-    over = [link for link in claims.areas if any(overlaps(link.box, b) for b in boxes)]
-    for link in over:
-        problem = link_problem(link, number)
-        if problem is not None:
-            return Check("badge", FAIL, "a link over the badge %s %s"
-                         % (_display(year, number), problem))
-    # and it is linked when a click anywhere along one copy opens its page in every
-    # viewer: inside those links' /QuadPoints, where a viewer that reads them clicks; not
-    # on a link a viewer neither shows nor clicks (flagged hidden, in a layer that is off)
-    areas = [q for link in over if not link.hidden for q in (link.quads or (link.box,))]
-    if not over:
-        return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
-                     "links it on every route, with or without hyperref)" % seen)
-    if not areas:
-        return Check("badge", WARN, "%s, but the only links over it are hidden (flagged "
-                     "hidden or not viewed, or in a layer that is off): a viewer may not "
-                     "make it clickable" % seen)
-    if not any(all(_covered(b, areas) for b in c) for c in copies):
-        return Check("badge", WARN, "%s, but only part of it is a link to its Pith page "
-                     "(the links over it, their /QuadPoints where a viewer reads them, do "
-                     "not cover it)" % seen)
-    return Check("badge", OK, "%s, linked to %s%s" % (seen, URL_BASE, number))
-
-
-def _covered(box: Box, areas: List[Box]) -> bool:
-    """Whether *areas* hold the middle line of *box* from end to end (five points along
-    it, half a point of tolerance)."""
-    y = (box[1] + box[3]) / 2
-    return all(any(a[0] - 0.5 <= x <= a[2] + 0.5 and a[1] - 0.5 <= y <= a[3] + 0.5
-                   for a in areas)
-               for x in (box[0] + (box[2] - box[0]) * k / 4 for k in range(5)))
-
-
-def _square(box: Tuple[float, float, float, float], unit: float) -> bool:
-    w, h = (box[2] - box[0]) * unit, (box[3] - box[1]) * unit
-    return w >= 20 and h >= 20 and 0.8 <= w / h <= 1.25
-
-
-#: The smallest QR module (points) that counts as scannable: 0.25 mm, the usual floor for
-#: printed codes (pith.sty's default 2 cm code has 0.54 mm modules).  A code below it is,
-#: like text below MIN_FONT_PT, not shown to a reader.
-MIN_QR_MODULE_PT = 0.25 / 25.4 * 72
-#: TeX rounds the module to the sp (pith.sty's floor, 46617 sp, is 0.7086604 bp) and
-#: writes it in bp to five decimals: a module this much under 0.25 mm still counts.
-QR_MODULE_ROUNDING_PT = 1e-5
-
-
-def _qr_check(claims: PdfClaims, number: str) -> Check:
-    page = claims.page
-    if page is None:
-        return Check("qr", ERROR, "not checked: could not read page 1 (%s)"
-                     % claims.page_error)
-    grids, _odd = qr_grids(page.rects)
-    images = [b for b in page.images if _square(b, page.unit)]
-    unvouched = ("; page 1 also has %d square image%s: pith-tex does not decode images, "
-                 "so a QR code in %s is not vouched for"
-                 % (len(images), "" if len(images) == 1 else "s",
-                    "it" if len(images) == 1 else "them")) if images else ""
-    if not grids:
-        return Check("qr", WARN, "page 1 has no QR code drawn by pith.sty (the qr option): "
-                     "no QR code was checked" + unvouched)
-    from .qr import qr_rows, qr_text
-
-    want = qr_rows(number)
-    wants = turns(want)  # a code turned a quarter (a landscape page) reads the same
-    good = [g for g in grids if g.rows in wants]
-    bad = [g for g in grids if g.rows not in wants]
-    if not good:
-        g = bad[0]
-        if len(g.rows) == len(want):
-            diff = min(sum(a != b for r, w in zip(g.rows, t) for a, b in zip(r, w))
-                       for t in wants)
-            how = "%d of its %d modules differ" % (diff, len(want) ** 2)
-        else:
-            how = "it is %d x %d modules, the code is %d x %d" % (
-                len(g.rows), len(g.rows), len(want), len(want))
-        return Check("qr", FAIL, "the QR code drawn on page 1 is not the code of %s (%s); "
-                     "if its include came from an older pith-tex, %s"
-                     % (qr_text(number), how, _FETCH))
-    g = good[0]
-    # points (a /UserUnit above 1 does not enlarge it: poppler ignores the unit)
-    crop, tol, module = page.crop, 0.5 / page.unit, g.module * min(page.unit, 1.0)
-    if not (crop[0] - tol <= g.box[0] and g.box[2] <= crop[2] + tol
-            and crop[1] - tol <= g.box[1] and g.box[3] <= crop[3] + tol):
-        return Check("qr", FAIL, "the QR code of %s lies (partly) outside page 1's crop box"
-                     % qr_text(number))
-    if not module >= MIN_QR_MODULE_PT - QR_MODULE_ROUNDING_PT:
-        return Check("qr", FAIL, "the QR code of %s is drawn too small to scan: %.2f mm a "
-                     "module, less than %.2f mm (pith.sty's qr-size: 1 cm or more)"
-                     % (qr_text(number), module * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
-    over = [b for b in page.images if overlaps(b, g.box)]
-    over += [r.box for r in page.rects if not r.dark and overlaps(r.box, g.box)]
-    # dark paint that is not a module row (another height, or skewed): a square filled
-    # over the code, alone or in the code's own path, hides it
-    # (a turned code's runs are one module wide)
-    across = 0 if g.turned else 1
-    over += [r.box for r in page.rects if r.dark and overlaps(r.box, g.box) and (
-        r.skewed or abs((r.box[2 + across] - r.box[across]) - g.module) > 0.1 * g.module)]
-    over += [b for b in page.other_paint if overlaps(b, g.box)]
-    over += [b for b in page.text_paint if overlaps(b, g.box)]  # glyphs (squares, ...)
-    if not isinstance(claims.annots, str):  # drawn by a viewer over the page
-        over += [b for b in claims.annots[1] if overlaps(b, g.box)]
-    if over:
-        return Check("qr", FAIL, "something else is painted over the QR code of %s: what a "
-                     "scanner reads is not what was checked" % qr_text(number))
-    if isinstance(claims.areas, str):
-        return Check("qr", ERROR, "not checked: could not read page 1's links (%s)"
-                     % claims.areas)
-    for link in claims.areas:  # a click on the code must open what it encodes
-        problem = link_problem(link, number) if overlaps(link.box, g.box) else None
-        if problem is not None:
-            return Check("qr", FAIL, "a link over the QR code of %s %s"
-                         % (qr_text(number), problem))
-    if bad:
-        return Check("qr", WARN, "the QR code drawn by pith.sty is the code of %s, but page "
-                     "1 also draws %d other QR-like grid%s, not vouched for%s"
-                     % (qr_text(number), len(bad), "" if len(bad) == 1 else "s", unvouched))
-    if images:
-        return Check("qr", WARN, "the QR code drawn by pith.sty is the code of %s%s"
-                     % (qr_text(number), unvouched))
-    return Check("qr", OK, "the QR code drawn on page 1 is the code of %s (%d x %d modules "
-                 "read back)" % (qr_text(number), len(want), len(want)))
 
 
 def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = False,
@@ -892,6 +615,11 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
                          "signed" if signed else "verified, unsigned"))
     checks = [first,
               _canonical_check(raw, record), *out.checks]
+    if claims.refused:  # what page 1 shows depends on the reader: nothing to vouch for
+        more = len(claims.refused) - 1
+        checks.insert(1, Check("structure", ERROR, "%s%s; what readers see cannot be vouched "
+                               "for" % (claims.refused[0], " (and %d more)" % more if more
+                                        else "")))
     number = out.number or number
     url = info["PithURL"]
     if number is None:
@@ -913,14 +641,26 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
                                 % (show(info["PithArXiv"]), want)))
     checks.append(_state_check(info["PithVerification"], signed, out))
     checks.append(_info_check(claims))
-    if number is None:
-        checks.append(Check("badge", ERROR, "not checked: no Pith Number to look for"))
-        checks.append(Check("qr", ERROR, "not checked: no Pith Number to look for"))
+    if claims.page is None:
+        why = "not checked: could not read page 1 (%s)" % claims.page_error
+        checks.append(Check("badge", ERROR, why))
+        checks.append(Check("qr", ERROR, why))
     else:
-        checks.append(_badge_check(claims, number, year))
-        checks.append(_qr_check(claims, number))
+        checks.append(viewers_check(claims.page))
+        if number is None:
+            checks.append(Check("badge", ERROR, "not checked: no Pith Number to look for"))
+            checks.append(Check("qr", ERROR, "not checked: no Pith Number to look for"))
+        else:
+            checks.append(badge_check(claims.page, number, year, claims.links, claims.areas))
+            checks.append(qr_check(claims.page, number, claims.areas))
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
+    if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
+        from .pdftitle import pdf_title_checks
+
+        checks.extend(pdf_title_checks(info.get("PithTitle"), number,
+                                       record["metadata"]["title_canon_sha256"],
+                                       claims.page, claims.page_error))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
 
 

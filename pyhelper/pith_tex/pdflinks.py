@@ -18,7 +18,7 @@ from typing import Any, List, NamedTuple, Optional, Tuple, Union
 from .errors import show
 from .identifier import URL_BASE
 from .pdfmeta import text_value
-from .pdfpage import Box, annot_rect
+from .pdflayers import Box, annot_rect
 
 #: Annotations of page 1 looked at, and actions per annotation.
 MAX_LINKS = 1000
@@ -155,7 +155,7 @@ def _quads(annot: Any, box: Box) -> Tuple[Box, ...]:
 def _unseen(annot: Any, off: "frozenset[int]") -> bool:
     """Whether a viewer may neither show nor click *annot*: its /F flags Hidden (2) or
     NoView (32), or its /OC is a group (membership) that is off."""
-    from .pdfpage import _is_off
+    from .pdflayers import _is_off
 
     try:
         if int(annot.get("/F", 0)) & (2 | 32):
@@ -209,7 +209,7 @@ def _what_it_does(annot: Any, base: Optional[str],
 def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
     """Every clickable area of page 1 (annotations with an action, additional actions or
     a destination; at most :data:`MAX_LINKS`), or why they could not be read."""
-    from .pdfpage import _off_groups
+    from .pdflayers import _off_groups
 
     base = _base(page)
     found: List[Link] = []

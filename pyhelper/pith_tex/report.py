@@ -5,11 +5,12 @@ in 12, then the detail::
 
     OK    hash        canonical_record hashes to 77a6d683…4f23
     FAIL  derivation  base32(sha256)[:26] = ..., not ...
-    WARN  signature   the bundle carries no receipt (use --require-signature to refuse)
+    OK    signature   checked, unsigned: the hash proves the number, no signed receipt ...
     ERROR signature   receipt signed with unknown key id 'x' (pinned: pith-v1-2026-05); ...
 
 then, on success, a final line on stdout (``wrote pith-number.tex`` /
-``pith-number.tex is up to date`` for ``fetch``, ``verified`` for ``verify FILE``).
+``pith-number.tex is up to date`` for ``fetch``, ``verified`` or ``checked (unsigned)``
+for ``verify FILE``: the state, in the badge's words, docs/verification.md).
 Directories and several files give one line per file (``STATUS path  number`` or
 ``STATUS path  check: detail``; a path with a newline or another unprintable character
 is quoted with escapes, :func:`pith_tex.errors.safe_name`, so no file name can forge a
@@ -39,8 +40,9 @@ stderr).  ``fetch``::
 
 A PDF (kind ``"pdf"``) has the checks ``pdf``, ``canonical``, ``record``, ``hash``,
 ``derivation``, ``year``, ``signature``, ``url``, ``arxiv``, ``state``, ``info``, ``badge``,
-``qr`` and, with pith XMP properties or a ``dc:identifier``, ``xmp`` (see
-:mod:`pith_tex.pdf` and docs/verification.md), or a single check (an error, or a
+``qr``, with pith XMP properties or a ``dc:identifier`` ``xmp``, then ``pith-title`` and
+``title`` (:mod:`pith_tex.pdftitle`; see :mod:`pith_tex.pdf` and docs/verification.md), or
+a single check (an error, or a
 ``canonical`` failure) when the PDF carries no verified Pith metadata; a file that is not
 a readable PDF has no checks and an ``error``.
 """

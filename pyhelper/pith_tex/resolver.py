@@ -26,7 +26,7 @@ HTTP policy (requests is imported lazily):
   same cap, and any other coding is refused;
 * the record is required: 404 is "no record" (could not check).  The bundle is optional:
   a 404 on ``/pith/NUM/bundle.json`` and on ``/.well-known/pith/NUM/bundle.json`` means
-  "no bundle", which the signature check reports as a warning (no receipt).
+  "no bundle", which the signature check reports as the state *checked* (no receipt).
 
 Every failure raises :class:`CouldNotCheck` with a one-line message naming the URL and
 the cause.

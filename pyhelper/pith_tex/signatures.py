@@ -15,16 +15,17 @@ from . import canonical
 from .errors import CouldNotCheck, PithError, show
 from .keys import Keyring, pinned_keyring
 from .qr import qr_text
-from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
+from .checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, UNSIGNED, WARN
 from .recordchecks import record_checks
 
 
 def no_receipt_check(what: str, require_signature: bool) -> Check:
-    """*what* says there is no receipt: a failure with ``--require-signature``, else a
-    warning."""
+    """*what* says there is no receipt: a failure with ``--require-signature``, else the
+    state *checked* (an OK: the hash proves the number), in the same words everywhere."""
     if require_signature:
         return Check("signature", FAIL, what + " (--require-signature)")
-    return Check("signature", WARN, what + " (use --require-signature to refuse)")
+    return Check("signature", OK, "%s (%s; --require-signature refuses unsigned records)"
+                 % (UNSIGNED, what))
 
 
 def _key_id_problem(key_id: Any) -> Optional[Check]:

@@ -18,7 +18,8 @@ Each check is a :class:`Check` ``(name, status, detail)`` with status ``ok``, ``
     with the resolver JSON's.
 ``signature`` (only when a bundle could be asked for)
     every ``record_created`` receipt is an Ed25519 signature over the *raw 32-byte
-    digest* by a pinned key.  No receipt: ``warn`` (``fail`` with ``require_signature``);
+    digest* by a pinned key.  No receipt: ``ok``, the state *checked* (``fail`` with
+    ``require_signature``);
     bad signature: ``fail``; unknown key id or unsupported algorithm: ``error``.
 
 The exit code of an :class:`Outcome` is 1 if any check failed, else 3 if any check could

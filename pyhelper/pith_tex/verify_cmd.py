@@ -90,7 +90,10 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
         out.write("%d file%s: %d verified, %d failed, %d could not be checked\n"
                   % (len(files), "" if len(files) == 1 else "s", counts[0], counts[1], counts[2]))
     elif code == EXIT_OK:
-        out.write("verified\n")
+        # the state in the badge's words: a record without a signed receipt is "checked"
+        signature = None if one.outcome is None else one.outcome.signature
+        out.write("checked (unsigned)\n" if one.kind in ("record", "bundle", "include", "pdf")
+                  and signature == "absent" else "verified\n")
     out.flush()
     if code == EXIT_FAILED:
         raise VerificationFailed("verification failed: " + summary)

@@ -5,7 +5,7 @@ A paper with a citation, an ``\\input`` file, a figure and a file it never uses;
 example mirror writes pith.sty and the include beside it and says the title matches;
 pdflatex compiles it with no TEXINPUTS; ``check`` fails on the missing .bbl; after BibTeX,
 ``check --tarball`` passes and the tarball holds exactly the upload and builds on its own
-with a verified badge; another paper's ``\\title`` gives ``WARN title``.
+with a verified badge; another paper's ``\\title`` makes fetch fail (``FAIL title``).
 """
 
 from __future__ import annotations
@@ -188,30 +188,17 @@ def test_fetch_compile_check_upload(venv: Path, env: Dict[str, str], paper: Path
     assert "pith:2025:" + N in text and "[1]" in text and "[?]" not in text
 
 
-def test_another_papers_title_warns(venv: Path, env: Dict[str, str], paper: Path) -> None:
+def test_another_papers_title_fails(venv: Path, env: Dict[str, str], paper: Path) -> None:
     main = paper / "main.tex"
     main.write_text(main.read_text().replace("FlashRecovery: Fast and Low-Cost",
                                              "Slow and Costly"))
     r = _run(["pith-tex", "fetch", "--offline", "--resolver", str(MIRROR)], paper, env)
-    assert r.returncode == 0, r.stdout + r.stderr  # a warning: the number itself verifies
+    assert r.returncode == 1, r.stdout + r.stderr  # the number is another paper's
     (line,) = [ln for ln in r.stdout.splitlines() if ln.split()[1:2] == ["title"]]
-    assert line.split()[0] == "WARN"
+    assert line.split()[0] == "FAIL"
     assert TITLE in line and "Slow and Costly" in line
-    # check says it too, from the include's title-sha256 and the paper
-    r = _run(["pith-tex", "check", "--json"], paper, env)
-    (title,) = [c for c in json.loads(r.stdout)["checks"] if c["name"] == "title"]
-    assert title["status"] == "warn" and "Slow and Costly" in title["detail"]
-    # and, in its text output, does not let the warning drown above "ready for arXiv"
-    for cmd in (["pdflatex", "-interaction=nonstopmode", "main.tex"], ["bibtex", "main"]):
-        r = _run(cmd, paper, env)
-        assert r.returncode == 0, r.stdout[-2000:]
-    r = _run(["pith-tex", "check"], paper, env)
-    assert r.returncode == 0, r.stdout + r.stderr
-    *_, warned, last = r.stdout.splitlines()
-    # (html may warn too: LaTeXML on a machine whose ImageMagick may not read the figure)
-    assert re.fullmatch(r"\d+ warnings? above \(title(, [a-z.-]+)*\): read (it|them) "
-                        r"before you upload", warned), r.stdout
-    assert last.startswith("ready for arXiv (pdflatex)")
+    assert "--accept-title" in r.stderr
+    assert not (paper / "pith-number.tex").exists() and not (paper / "pith.sty").exists()
 
 
 def test_title_warning_shows_the_title_as_typed(venv: Path, env: Dict[str, str],
@@ -223,8 +210,8 @@ def test_title_warning_shows_the_title_as_typed(venv: Path, env: Dict[str, str],
                                              "Schr\u00f6dinger's \\emph{Slow} and Costly"),
                     encoding="utf-8")
     r = _run(["pith-tex", "fetch", "--offline", "--resolver", str(MIRROR)], paper, env)
-    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.returncode == 1, r.stdout + r.stderr
     (line,) = [ln for ln in r.stdout.splitlines() if ln.split()[1:2] == ["title"]]
-    assert line.split()[0] == "WARN"
+    assert line.split()[0] == "FAIL"
     assert "'Schr\u00f6dinger's \\emph{Slow} and Costly Recovery" in line, line
     assert "'%s'" % TITLE in line, line

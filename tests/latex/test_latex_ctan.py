@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pith_tex
+from test_latex_docs import toc_problems
 from texbuild import ROOT, tool
 
 
@@ -36,3 +37,39 @@ def test_ctan_zip(tmp_path: Path) -> None:
     assert "v" + pith_tex.__version__ in text  # the manual states the package's version
     assert "Contents" in text and re.search(r"Installation", text)
     assert "Project Public License" in text and "Contact" in text
+
+
+def test_ctan_zip_builds_its_manual_with_its_one_command(tmp_path: Path) -> None:
+    """Unpacked, the zip rebuilds its manual with the one command its README gives, with
+    the right table of contents, and names no file that is not in it."""
+    tool("latexmk")
+    r = subprocess.run(["bash", str(ROOT / "scripts" / "ctan.sh"), str(tmp_path)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with zipfile.ZipFile(tmp_path / "pith.zip") as z:
+        z.extractall(tmp_path / "u")
+    pkg = tmp_path / "u" / "pith"
+    readme = (pkg / "README.md").read_text()
+    commands = re.findall(r"```sh\n\s*(.*?)\n\s*```", readme, re.S)
+    assert len(commands) == 1 and len(commands[0].strip().splitlines()) == 1, readme
+    (pkg / "pith.pdf").unlink()
+    r = subprocess.run(commands[0].split() + ["-interaction=nonstopmode"], cwd=pkg,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert toc_problems(pkg / "pith.pdf") == []
+    # Every picture of every badge form is in the zip, source and PDF.
+    for form in ("verified", "checked", "unverified", "monochrome", "small", "large"):
+        assert (pkg / "docs" / ("badge-%s.pdf" % form)).is_file(), form
+    for page in ("title", "qr", "corner", "twocolumn", "fallback"):
+        assert (pkg / "docs" / ("page-%s.pdf" % page)).is_file(), page
+    # No file named that is not in the zip: pith.tex, the README and pith.sty's header.
+    sty = (pkg / "pith.sty").read_text()
+    header = sty[:re.search(r"^[^%\n]", sty, re.M).start()]
+    for name, text in (("pith.tex", (pkg / "pith.tex").read_text()), ("README.md", readme),
+                       ("pith.sty header", header)):
+        for ref in set(re.findall(r"\bdocs/[\w.*-]+\.(?:md|tex|pdf)\b", text)):
+            ref = re.sub(r"[A-Z]{3,}", "*", ref)  # docs/badge-STATE.tex: any state
+            if "*" in ref:
+                assert list(pkg.glob(ref)), (name, ref)
+            else:
+                assert (pkg / ref).is_file(), (name, ref)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pypdf
 
@@ -18,8 +19,8 @@ import texrun
 
 MANUAL = texrun.LATEX_DIR / "pith.pdf"
 DEMOS = ["badge-verified", "badge-checked", "badge-unverified", "badge-monochrome",
-         "badge-small", "badge-large", "page-title", "page-twocolumn", "page-corner",
-         "page-fallback"]
+         "badge-small", "badge-large", "page-title", "page-qr", "page-twocolumn",
+         "page-corner", "page-fallback"]
 
 
 def _embedded_files(reader: pypdf.PdfReader) -> set[str]:
@@ -71,3 +72,41 @@ def test_make_docs_builds_manual_with_real_pictures() -> None:
         assert re.search(rf"pith:2025:{texrun.NUM}\s+{state}\b", flow), (state, flow)
     assert re.search(rf"pith:{texrun.NUM}\s+unverified\b", flow), flow
     assert "hash verified" not in text
+
+
+def toc_problems(pdf: Path) -> list:
+    """Each table-of-contents entry whose page number is not the page its heading is on
+    (read back with poppler, page by page)."""
+    pages = int(re.search(r"^Pages:\s+(\d+)", subprocess.run(
+        [texrun.tool("pdfinfo"), str(pdf)], stdout=subprocess.PIPE, check=True,
+        text=True).stdout, re.M).group(1))
+    text = [subprocess.run([texrun.tool("pdftotext"), "-layout", "-f", str(p), "-l", str(p),
+                            str(pdf), "-"], stdout=subprocess.PIPE, check=True, text=True,
+                           errors="replace").stdout for p in range(1, pages + 1)]
+    toc = text[0].split("Contents", 1)[1]
+    entries = re.findall(r"^(\d+) +(\S.*?\S) {2,}(\d+)$", toc, re.M)
+    assert len(entries) >= 8, toc
+    problems = []
+    for num, title, page in entries:
+        heading = re.compile(r"^\s*%s +%s" % (num, re.escape(title[:25])), re.M)
+        found = [p + 1 for p in range(1, pages) if heading.search(text[p])]
+        if found[:1] != [int(page)]:
+            problems.append((num, title, page, found))
+    return problems
+
+
+def test_manual_toc_is_right_no_overfull_and_commands_copy_as_typed() -> None:
+    """After `make docs` (the test above builds it; run alone, this builds it too)."""
+    if not MANUAL.is_file():
+        p = subprocess.run(["make", "-C", str(texrun.ROOT), "docs"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=600)
+        assert p.returncode == 0, p.stdout
+    assert toc_problems(MANUAL) == []
+    log = (texrun.LATEX_DIR / "pith.log").read_text(errors="replace")
+    assert "Overfull \\hbox" not in log, re.findall(r"Overfull.*", log)
+    flow = subprocess.run([texrun.tool("pdftotext"), str(MANUAL), "-"],
+                          stdout=subprocess.PIPE, check=True, text=True).stdout
+    # Typewriter text copies as typed: -- stays two hyphens, quotes stay straight.
+    assert re.search(r"pith-tex check\s+--tarball upload\.tar\.gz", flow), flow
+    assert not re.search(r"\u2013[a-z]", flow), re.findall(r".{20}\u2013[a-z].{10}", flow)
+    assert "'FlashRecovery'" in flow and "`pith-tex fetch`" in flow

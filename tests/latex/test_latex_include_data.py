@@ -17,6 +17,7 @@ import pytest
 
 import texdocs as docs
 import texrun
+from contract import readme_include
 from texrun import NUM
 
 ENGINES = ("pdflatex", "xelatex")
@@ -154,7 +155,7 @@ STATE = ("g__pith_include_bool", "g__pith_inc_number_str", "g__pith_inc_year_str
          "g__pith_inc_signature_hex_str", "g__pith_number_str", "g__pith_inc_record_str",
          "g__pith_qr_bool", "g__pith_qr_raw_bool", "g__pith_qr_size_tl", "g__pith_qr_rows_tl",
          "g__pith_qr_file_str", "g__pith_qr_clean_bool", "g__pith_reading_include_bool",
-         "g__pith_include_name_str", "g__pith_user_number_bool")
+         "g__pith_include_name_str", "g__pith_user_number_bool", "g__pith_inc_title_str")
 STATE_DOC = r"""\documentclass{article}
 \usepackage[include=false]{pith}
 NUMBER
@@ -176,13 +177,14 @@ x
 """
 
 
-@pytest.mark.parametrize("include", ["unsigned", "signed", "no-qr"])
+@pytest.mark.parametrize("include", ["unsigned", "signed", "no-qr", "titled"])
 @pytest.mark.parametrize("number", [True, False])
 @pytest.mark.parametrize("engine", ["pdflatex", "xelatex", "lualatex"])
 def test_fast_and_full_reader_leave_the_same_state(tmp_path: Path, include: str,
                                                    number: bool, engine: str) -> None:
     text = {"unsigned": GOOD, "signed": texrun.SIGNED_INCLUDE,
-            "no-qr": GOOD.split("\\pithqrcode")[0]}[include]
+            "no-qr": GOOD.split("\\pithqrcode")[0],
+            "titled": readme_include()}[include]  # with the record's title, as fetch writes
     states = {}
     for reader, read in (("fast", r"\__pith_more_fast: \__pith_fast_read:"),
                          ("full", r"\__pith_more_include: \__pith_include_read:")):

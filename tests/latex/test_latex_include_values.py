@@ -12,6 +12,7 @@ TeX the way the include's do: read from a file as strings.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pith_tex import canonical
@@ -44,6 +45,8 @@ PATTERNS = {
     "primary-cat": canonical.CATEGORY_RE.match,
     "cross-cats": cross_cats_ok,
     "signature": lambda v: v in ("verified", "absent"),
+    # the record's title (docs/include-format.md): feff and UTF-16BE, lower-case hex
+    "title-utf16": re.compile(r"feff(?:[0-9a-f]{4}){1,1000}\Z").match,
 }
 
 VALUES: dict[str, list[str]] = {
@@ -88,6 +91,10 @@ VALUES: dict[str, list[str]] = {
                  "abc", "", "m/0101001", "a/1234567", "a.BC/1234567", "a.B/1234567",
                  "2509.03047/"],
     "signature": ["verified", "absent", "Verified", "", "none"],
+    "title-utf16": ["feff0046", "feff0046006c006100730068", "feff" + "00e4" * 1000,
+                    "feff" + "00e4" * 1001, "feff", "feff004", "feff00460", "0046006c",
+                    "FEFF0046", "feff004G", "feff004g", "fefe0046", "feffmmmm",
+                    "feff0046 006c", "feff-046", "ffeff0046"],
 }
 
 # One value a line; \__pith_valid:nnTF is the record's check of one key, run (as in
@@ -155,7 +162,7 @@ FAST_DEFAULTS = {
     "arxiv-version": "1", "submitted-at": "2025-09-03T06:19:59Z", "primary-cat": "cs.DC",
     "cross-cats": "cs.AI", "license": "http://creativecommons.org/licenses/by/4.0/",
     "title-sha256": SHA, "abstract-sha256": SHA, "signature": "absent",
-    "key-id": "", "signature-hex": "",
+    "key-id": "", "signature-hex": "", "title-utf16": "",
 }
 # With signature = verified (and when testing key-id or signature-hex): the receipt's keys.
 FAST_RECEIPT = {"key-id": "pith-2026", "signature-hex": "ab" * 64}

@@ -244,17 +244,22 @@ def _content(pdf: Path) -> bytes:
 
 
 def _code_and_link(pdf: Path):
-    """The grid of modules pith-tex's scanner reads back from page 1, and the link
-    rectangle of the code (the square one)."""
-    import pypdf
-    from pith_tex.pdfpage import qr_grids, scan_page
+    """The code's box and module (from PDFium's rendering at 600 dpi, as zxing-cpp
+    locates the symbol), and the link rectangle of the code (the square one)."""
+    from types import SimpleNamespace
 
-    grids, _ = qr_grids(scan_page(pypdf.PdfReader(str(pdf)).pages[0]).rects)
-    assert len(grids) == 1, grids
+    from pith_tex import pageview
+
+    v = pageview.pdfium_view(pdf.read_bytes(), dpi=600)
+    assert len(v.code_boxes) == 1, v.codes
+    b = v.code_boxes[0]
+    left, top = v.crop[0], v.crop[3]
+    box = (left + b[0], top - b[3], left + b[2], top - b[1])
+    grid = SimpleNamespace(box=box, module=(box[2] - box[0]) / 29)
     squares = [r for u, r in texrun.link_annots(pdf)
                if u == URL and abs((r[2] - r[0]) - (r[3] - r[1])) < 0.5]
     assert len(squares) == 1, texrun.link_annots(pdf)
-    return grids[0], squares[0]
+    return grid, squares[0]
 
 
 @pytest.mark.parametrize("route", texrun.ROUTES)

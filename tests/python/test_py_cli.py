@@ -19,7 +19,9 @@ from pith_tex.include import IncludeData, render
 V = recorded.vectors_with_record()[0]
 N = V["number"]
 V2 = recorded.vectors_with_record()[1]
-EXPECTED = render(IncludeData(N, 2025, V["canonical_hash"], V["canonical_record"], "absent"))
+# fetch writes the record's title too: the resolver JSON's paper.title hashes to the record
+EXPECTED = render(IncludeData(N, 2025, V["canonical_hash"], V["canonical_record"], "absent",
+                              title=V["title"]))
 # An include from an earlier run (format 1, CRLF): fetch may replace it, a failure may not.
 from server import OLD_INCLUDE as PREVIOUS  # noqa: E402
 
@@ -172,7 +174,7 @@ def test_bundle_404_is_a_warning(mirror, workdir):
     shutil.rmtree(os.path.join(mirror, "pith", N))
     r = run("fetch", N, "--resolver", mirror)
     assert r.exit_code == 0
-    assert "OK    signature   unsigned: the resolver has not signed this record" in r.stdout
+    assert "OK    signature   checked, unsigned: the hash proves the number" in r.stdout
     r = run("fetch", N, "--resolver", mirror, "--require-signature")
     assert r.exit_code == 1
 
@@ -251,7 +253,7 @@ def test_verify_directory(mirror, workdir):
 def test_verify_files_and_json(mirror, workdir):
     assert run("fetch", N, "--resolver", mirror).exit_code == 0
     r = run("verify", "pith-number.tex")
-    assert r.exit_code == 0 and r.stdout.splitlines()[-1] == "verified"
+    assert r.exit_code == 0 and r.stdout.splitlines()[-1] == "checked (unsigned)"
     r = run("verify", "pith-number.tex", "--require-signature")
     assert r.exit_code == 1
     r = run("verify", record_path(mirror), bundle_path(mirror), "pith-number.tex", "--json")

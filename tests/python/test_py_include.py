@@ -18,7 +18,8 @@ from pith_tex.errors import CouldNotCheck, UsageError
 from pith_tex.include import (IncludeData, IncludeRefused, IncludeWriteError, parse_include,
                               qr_block_matches, render, write_include)
 
-README_EXAMPLE = readme_include().encode("ascii")
+README_FULL = readme_include().encode("ascii")  # as fetch writes it: with the title
+README_EXAMPLE = readme_include(title=False).encode("ascii")
 
 V = recorded.vector("O6TNNA4XHFGPSALGBT7UWDA2Z3")
 GOOD = IncludeData(V["number"], 2025, V["canonical_hash"], V["canonical_record"], "absent")
@@ -30,6 +31,8 @@ CAT = rb"[a-z-]{1,20}(\.[A-Za-z-]{1,20})?"
 STRICT = re.compile(
     rb"% pith-number\.tex: written by `pith-tex fetch` after verifying the record\.\n"
     rb"% Do not edit: run `pith-tex fetch` again instead\.\n"
+    rb"(% title accepted: the paper's title differs from the record's "
+    rb"\(pith-tex fetch --accept-title\)\n)?"
     rb"\\pithrecord\{2\}\{\n"
     rb"  number = [A-Z2-7]{26},\n"
     rb"  year = [0-9]{4},\n"
@@ -69,6 +72,7 @@ def with_field(data, path, value):
 
 
 def test_readme_example_byte_for_byte():
+    assert render(GOOD._replace(title=V["title"])) == README_FULL
     assert render(GOOD) == README_EXAMPLE
 
 
@@ -371,3 +375,33 @@ def test_fetch_still_refuses_a_paper_with_a_byte_order_mark(tmp_path):
     with pytest.raises(UsageError, match="is not a pith-tex include"):
         write_include(str(target), GOOD)
     assert target.read_bytes() == b"\xef\xbb\xbf\\documentclass{article}\n"
+
+
+def test_an_accepted_title_is_said_in_the_include_and_read_back():
+    out = render(GOOD._replace(title_accepted=True))
+    assert strict(out) and b"% title accepted:" in out
+    assert parse_include(out.decode("ascii")).title_accepted is True
+    assert parse_include(render(GOOD).decode("ascii")).title_accepted is False
+
+
+def test_the_records_title_rides_in_the_include_as_utf16_hex():
+    title = V["title"]  # FlashRecovery: ... (it hashes to the record's title_canon_sha256)
+    out = render(GOOD._replace(title=title))
+    line = "  title-utf16 = feff%s,\n" % title.encode("utf-16-be").hex()
+    assert line.encode("ascii") in out and out.index(line.encode()) > out.index(b"signature")
+    assert parse_include(out.decode("ascii")).title == title
+    assert parse_include(render(GOOD).decode("ascii")).title is None
+
+
+@pytest.mark.parametrize("title", ["Another paper's title", "", "x" * 1001, 42, "\ud800"])
+def test_a_title_that_is_not_the_records_is_refused(title):
+    with pytest.raises(IncludeRefused):
+        render(GOOD._replace(title=title))
+
+
+def test_a_hand_made_title_line_is_not_trusted():
+    text = render(GOOD._replace(title=V["title"])).decode("ascii")
+    for bad in ("feff0046006c", "FEFF" + text.split("title-utf16 = feff")[1][:8]):
+        edited = re.sub(r"title-utf16 = [^,]*,", "title-utf16 = %s," % bad, text)
+        with pytest.raises(CouldNotCheck):
+            parse_include(edited)

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.hostile
 
 import recorded
 import texbuild
-from pdfclaims import tampered, xmp_edited
+from pdfclaims import qr_box, tampered, xmp_edited
 from pith_tex.include import IncludeData, render
 from pith_tex.qr import qr_rows
 
@@ -166,10 +166,9 @@ def test_honest_qr_pdf_verifies(honest, name):
 
     code, doc, err = verify(honest.get(name))
     assert code == 0, err
-    assert check(doc, "qr") == {
-        "name": "qr", "status": "ok",
-        "detail": "the QR code drawn on page 1 is the code of %s (29 x 29 modules read back)"
-                  % qr_text(N)}
+    c = check(doc, "qr")
+    assert c["status"] == "ok" and c["detail"].startswith(
+        "page 1's QR code decodes to %s in PDFium" % qr_text(N)), c
     assert badge_shown(doc)  # no hyperref, and still linked by pith.sty itself
     assert check(doc, "badge")["status"] == "ok" and check(doc, "badge")["detail"].endswith(
         ", linked to https://pith.science/pith/%s" % N)
@@ -433,8 +432,7 @@ def test_an_object_the_table_does_not_lead_to_is_not_vouched_for(honest, tmp_pat
                            capture_output=True, text=True).stdout
     assert N2 in shown and N not in shown, shown  # poppler shows the other one
     code, doc, err = verify(bad)
-    assert code == 3, doc
-    assert "cross-reference" in doc["files"][0]["error"], doc
+    assert code in (1, 3), doc
 
 
 def _update(data: bytes, objects: bytes, section: Callable[[int, int], bytes]) -> bytes:
@@ -489,8 +487,8 @@ def test_an_object_an_update_replaced_is_not_vouched_for(honest, tmp_path, how):
                            capture_output=True, text=True).stdout
     assert N not in shown, shown  # poppler does not show what pypdf reads
     code, doc, err = verify(bad)
-    assert code == 3, doc
-    assert "incremental updates" in doc["files"][0]["error"], doc
+    assert code in (1, 3), doc
+
 
 
 def test_an_honest_incremental_update_still_verifies(honest, tmp_path):
@@ -596,21 +594,23 @@ def test_an_invisible_copy_is_not_a_badge(honest, tmp_path, case, before, size, 
     bad = tampered(honest.get("hide"), tmp_path / "b.pdf",
                    lambda w: page_ops(w, text_ops(CLAIMED, x, y, size, before)))
     code, doc, err = verify(bad)
-    assert code == 1, (case, doc)
+    assert code in (1, 3), (case, doc)
     c = check(doc, "badge")
-    assert c["status"] == "fail" and c["detail"] == (
-        "page 1 has %s only where it is not visible (%s)" % (CLAIMED, why)) or why in c["detail"]
+    assert c["status"] in ("fail", "error"), c
 
 
 def badge_seen_or_refused(pdf: Any, shown: bool, why: str) -> None:
     """verify on *pdf*: the badge is vouched for (exit 0, ``badge`` OK) when *shown*, else
-    refused (exit 1) with a ``badge`` detail that names *why*."""
+    not verified (exit 1, or 3 when the engines disagree or a construct is refused).
+    (*why* named the old interpreter's reason; the engines now decide, and say it their
+    way.)"""
     code, doc, err = verify(pdf)
     c = check(doc, "badge")
     if shown:
         assert code == 0 and badge_shown(doc), doc
-    else:
-        assert code == 1 and why in c["detail"], doc
+    else:  # not vouched for: refused, or (the engines read no number there) no badge
+        assert c["status"] in ("fail", "error") or (
+            code == 0 and c["detail"].startswith("page 1 shows no pith:NUMBER badge")), doc
 
 
 def _layer(w: Any, state: str, base: Optional[str] = None) -> bytes:
@@ -745,9 +745,9 @@ def test_a_badge_under_a_membership_dictionary(honest, tmp_path, entries, code):
     if code != 3:  # poppler draws the badge only where it is shown
         assert drawn == (code == 0)
     got, doc, err = verify(pdf)
-    assert got == code, doc
+    assert (got == 0) == (code == 0), doc
     if code == 3:
-        assert "membership dictionary" in check(doc, "badge")["detail"], doc
+        assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 @pytest.mark.parametrize("ve", ["/Or", "/Not"])
@@ -767,7 +767,7 @@ def test_a_box_drawn_over_the_badge_by_a_visibility_expression(honest, tmp_path,
     assert covered == (ve == "/Or")
     code, doc, err = verify(pdf)
     if covered:
-        assert code == 1 and "drawn over it" in check(doc, "badge")["detail"], doc
+        assert code in (1, 3) and check(doc, "badge")["status"] in ("fail", "error"), doc
     else:
         assert code == 0, doc
 
@@ -794,7 +794,7 @@ def test_a_box_in_a_group_the_configuration_does_not_list(honest, tmp_path, list
     assert covered == (not listed)
     code, doc, err = verify(pdf)
     if covered:
-        assert code == 1 and "drawn over it" in check(doc, "badge")["detail"], doc
+        assert code in (1, 3) and check(doc, "badge")["status"] in ("fail", "error"), doc
     else:
         assert code == 0, doc
 
@@ -838,8 +838,8 @@ def test_an_operator_with_too_few_operands_is_not_checked(honest, tmp_path, ops)
                    lambda w: page_ops(w, b"q %s Q\n" % ops + text_ops(CLAIMED)))
     assert _rendered(pdf, tmp_path) == _rendered(honest.get("hide"), tmp_path)
     code, doc, err = verify(pdf)
-    assert code == 3, doc
-    assert "too few operands" in check(doc, "badge")["detail"], doc
+    assert code in (1, 3), doc
+    assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 def test_a_show_with_two_strings_is_not_checked(honest, tmp_path):
@@ -851,8 +851,8 @@ def test_a_show_with_two_strings_is_not_checked(honest, tmp_path):
                            capture_output=True, text=True).stdout
     assert N2 in shown and N not in shown, shown
     code, doc, err = verify(pdf)
-    assert code == 3, doc
-    assert "too many operands" in check(doc, "badge")["detail"], doc
+    assert code in (1, 3), doc
+    assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 @pytest.mark.parametrize("tm, before, shown", [
@@ -1008,7 +1008,7 @@ def test_another_number_as_actual_text_fails(honest, tmp_path, how):
         assert OTHER in poppler_reads(pdf)
     code, doc, err = verify(pdf)
     c = check(doc, "badge")
-    assert code == 1 and "marked content gives %s" % OTHER in c["detail"], c
+    assert code in (1, 3) and OTHER in c["detail"], c
 
 
 @pytest.mark.parametrize("text", [
@@ -1121,9 +1121,9 @@ def test_page_without_readable_content_is_not_checked(honest, tmp_path):
         w.pages[0][NameObject("/Contents")] = w._add_object(s)
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "u.pdf", edit))
-    assert code == 3
+    assert code in (1, 3)
     c = check(doc, "badge")
-    assert c["status"] == "error" and c["detail"].startswith("not checked: could not read")
+    assert c["status"] == "error" and c["detail"].startswith("not checked:"), c
     assert check(doc, "qr")["status"] == "error"
 
 
@@ -1461,10 +1461,14 @@ def test_another_font_set_by_an_extgstate_is_not_read(honest, tmp_path):
         _font_state(w, "other", 12)
         page_ops(w, ops, font=False)
 
-    code, doc, err = verify(tampered(honest.get("hide"), tmp_path / "f.pdf", edit))
-    assert code == 3, doc
-    c = check(doc, "badge")
-    assert c["status"] == "error" and "ExtGState /Font" in c["detail"], c
+    pdf = tampered(honest.get("hide"), tmp_path / "f.pdf", edit)
+    code, doc, err = verify(pdf)
+    # the engines draw the glyphs of the font they choose and read them the same way:
+    # vouched for only where they show the claimed number
+    if code == 0:
+        assert badge_shown(doc) and CLAIMED in poppler_reads(pdf), doc
+    else:
+        assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 def _user_unit(unit: Any) -> Callable[[Any], None]:
@@ -1499,16 +1503,18 @@ def test_the_user_unit_scales_the_badge(honest, tmp_path, unit, size, x, shown, 
         plain = tampered(honest.get("hide"), tmp_path / "p.pdf",
                          lambda w: page_ops(w, text_ops(CLAIMED, x, 100, size)))
         assert _rendered(pdf, tmp_path) == _rendered(plain, tmp_path)
-    badge_seen_or_refused(pdf, shown, why)
+    # viewers differ on /UserUnit (Acrobat scales the page, PDFium and poppler do not):
+    # a page with one other than 1 is not vouched for
+    badge_seen_or_refused(pdf, shown and unit == 1, why)
 
 
 def test_the_user_unit_scales_the_code(honest, tmp_path):
     """pith.sty's own code and badge on a page whose units are 0.3 pt: 0.16 mm modules
     and a 2 pt badge."""
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "u.pdf", _user_unit(0.3)))
-    assert code == 1, doc
-    assert "too small to scan: 0.16 mm a module" in check(doc, "qr")["detail"], doc
-    assert "smaller than 4 pt" in check(doc, "badge")["detail"], doc
+    assert code in (1, 3), doc
+    assert check(doc, "qr")["status"] in ("fail", "error"), doc
+    assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 @pytest.mark.parametrize("unit", [0, -1, "/Big"])
@@ -1569,8 +1575,8 @@ def test_font_widths_are_read_within_a_bound(honest, tmp_path):
         page_ops(w, b"\n".join(ops) + b"\n", font=False)
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "w.pdf", edit))
-    assert code == 3, doc
-    assert "glyph widths" in check(doc, "badge")["detail"], doc
+    assert code in (1, 3), doc
+    assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 @pytest.mark.parametrize("leading, shown", [(-5000, False), (12, True)], ids=["off", "on"])
@@ -1654,10 +1660,10 @@ def test_a_badge_split_into_shows_is_read_where_they_are_drawn(honest, tmp_path,
     code, doc, err = verify(pdf)
     if shown:
         assert code == 0 and badge_shown(doc), doc
-    else:
-        assert code == 1, doc
-        assert check(doc, "badge")["detail"].startswith(
-            "page 1 has %s only where it is not visible (" % CLAIMED), doc
+    else:  # never vouched for: refused, or the engines read no number there at all
+        c = check(doc, "badge")
+        assert c["status"] in ("fail", "error") or (
+            code == 0 and c["detail"].startswith("page 1 shows no pith:NUMBER badge")), doc
 
 
 # -- the QR code ----------------------------------------------------------------------------
@@ -1690,10 +1696,9 @@ def test_one_module_changed_fails(honest, tmp_path):
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "q.pdf",
                                      lambda w: _edit_dashes(w, widen)))
-    assert code == 1
+    assert code in (1, 3)
     c = check(doc, "qr")
-    assert c["status"] == "fail" and "modules differ" in c["detail"]
-    assert c["detail"].startswith("the QR code drawn on page 1 is not the code of ")
+    assert c["status"] == "fail" and "modules differ" in c["detail"], c
 
 
 @pytest.mark.parametrize("how, edit", [
@@ -1724,7 +1729,7 @@ def test_dark_square_over_the_code_fails(honest, tmp_path):
                    lambda w: page_ops(w, grid_ops(rows, 400, 300, 1.5) + square, font=False))
     code, doc, err = verify(bad)
     c = check(doc, "qr")
-    assert code == 1 and c["status"] == "fail" and "painted over" in c["detail"], c
+    assert code in (1, 3) and c["status"] == "fail", c
 
 
 def test_path_scaled_below_a_scannable_module_fails(honest, tmp_path):
@@ -1733,9 +1738,9 @@ def test_path_scaled_below_a_scannable_module_fails(honest, tmp_path):
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "s.pdf",
                                      lambda w: _edit_path(w, shrink)))
-    assert code == 1
     c = check(doc, "qr")
-    assert c["status"] == "fail" and "too small to scan" in c["detail"], c
+    # too small for a scanner to find at all: never "checked"
+    assert c["status"] in ("fail", "warn") and "decodes to" not in c["detail"], c
 
 
 def _stroked_runs(rows: List[str], dash: bytes, x: float = 400, y: float = 300,
@@ -1783,9 +1788,10 @@ def test_a_second_code_is_not_vouched_for(honest, tmp_path):
     bad = tampered(honest.get("qr"), tmp_path / "q.pdf",
                    lambda w: page_ops(w, grid_ops(qr_rows(N2), 400, 300, 1.5), font=False))
     code, doc, err = verify(bad)
-    assert code == 0
+    # another decodable code on page 1 fails: a scanner may read either
+    assert code == 1
     c = check(doc, "qr")
-    assert c["status"] == "warn" and "1 other QR-like grid, not vouched for" in c["detail"]
+    assert c["status"] == "fail" and N2 in c["detail"], c
 
 
 @pytest.mark.parametrize("scale, ok", [(0.2, False), (0.6, True)], ids=["tiny", "small"])
@@ -1795,9 +1801,8 @@ def test_a_code_too_small_to_scan_fails(honest, tmp_path, scale, ok):
     0.54 mm modules; 0.6 of it, 0.33 mm, still scans."""
     def edit(w):
         from pypdf.generic import DecodedStreamObject, NameObject
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        x0, y0, _, _ = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        x0, y0, _, _ = qr_box(w)
         page = w.pages[0]
         s = DecodedStreamObject()
         # shrink the page about the code's corner: the code stays on the page
@@ -1811,7 +1816,7 @@ def test_a_code_too_small_to_scan_fails(honest, tmp_path, scale, ok):
     if ok:
         assert c["status"] == "ok", doc
     else:
-        assert c["status"] == "fail" and "too small to scan" in c["detail"], doc
+        assert c["status"] in ("fail", "error", "warn"), doc  # never "checked"
 
 
 def test_a_code_clipped_away_is_not_drawn(honest, tmp_path):
@@ -1819,9 +1824,8 @@ def test_a_code_clipped_away_is_not_drawn(honest, tmp_path):
     pith.sty's code on the page (the badge, right of it, stays visible)."""
     def edit(w):
         from pypdf.generic import DecodedStreamObject, NameObject
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        box = qr_box(w)
         page = w.pages[0]
         s = DecodedStreamObject()
         s.set_data(b"q %.2f 0 2000 2000 re W n\n" % (box[2] + 1) + page.get_contents().get_data()
@@ -1835,14 +1839,13 @@ def test_a_code_clipped_away_is_not_drawn(honest, tmp_path):
 
 def test_paint_over_the_code_fails(honest, tmp_path):
     def edit(w):
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        box = qr_box(w)
         page_ops(w, b"1 g %.2f %.2f 6 6 re f\n" % (box[0] + 10, box[1] + 10), font=False)
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "p.pdf", edit))
-    assert code == 1
-    assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
+    assert code in (1, 3)
+    assert check(doc, "qr")["status"] == "fail", doc
 
 
 
@@ -1876,13 +1879,15 @@ def _annotation(w: Any, rect: List[float], ops: bytes, subtype: str = "/FreeText
 
 
 def _number_box(pdf: Path) -> Tuple[float, float, float, float]:
-    """Where page 1 shows the claimed number (its glyphs' box, -0.2 to 0.8 em)."""
-    from pith_tex.pdf import read_claims, shown_at
+    """Where page 1 shows the claimed number (PDFium's box of its characters, in user
+    space)."""
+    from pith_tex import pageview
 
-    page = read_claims(str(pdf)).page
-    assert page is not None
-    (box,) = shown_at(page, N, V["year"])
-    return box
+    v = pageview.pdfium_view(pdf.read_bytes())
+    (word,) = [w for w in v.words if w.text == CLAIMED]
+    b = word.box
+    d = (b[3] - b[1]) * 0.15  # PDFium's loose box, to about the glyphs' own height
+    return (v.crop[0] + b[0], v.crop[3] - b[3] + d, v.crop[0] + b[2], v.crop[3] - b[1] - d)
 
 
 def _grey_levels(pdf: Path, box: Tuple[float, float, float, float], tmp_path: Path) -> List[int]:
@@ -1958,7 +1963,7 @@ def test_something_drawn_over_the_badge_hides_it(honest, tmp_path, how, shown):
     if shown:
         assert code == 0 and c["status"] == "ok", doc
     else:
-        assert code == 1 and c["status"] == "fail" and "is drawn over it" in c["detail"], c
+        assert code in (1, 3) and c["status"] in ("fail", "error"), c
 
 
 @pytest.mark.parametrize("subtype", ["/FreeText", "/Stamp"])
@@ -1969,31 +1974,29 @@ def test_an_annotation_showing_another_number_fails(honest, tmp_path, subtype):
                            capture_output=True, text=True).stdout
     assert OTHER in "".join(shown.split())  # poppler reads the annotation's number
     code, doc, err = verify(bad)
-    assert code == 1, doc
+    assert code in (1, 3), doc
     c = check(doc, "badge")
-    assert c["status"] == "fail" and "annotation" in c["detail"] and OTHER in c["detail"], c
+    assert c["status"] == "fail" and OTHER in c["detail"], c
 
 
 def test_an_annotation_painted_over_the_code_fails(honest, tmp_path):
     def edit(w):
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        box = qr_box(w)
         _annotation(w, [box[0] + 10, box[1] + 10, box[0] + 30, box[1] + 30],
                     b"1 g 0 0 20 20 re f", "/Square")
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "p.pdf", edit))
-    assert code == 1, doc
-    assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
+    assert code in (1, 3), doc
+    assert check(doc, "qr")["status"] == "fail", doc
 
 
 
 def _repainted_code(w: Any, paint: Callable[[Any, float, float, float, bool], bytes]) -> None:
     """Paint, with *paint(w, x, y, module, dark)*, every module where the code of N2
     differs from page 1's code of N: a scanner then reads N2's URL."""
-    from pith_tex.pdfpage import qr_grids, scan_page
 
-    box = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+    box = qr_box(w)
     want, have = qr_rows(N2), qr_rows(N)
     assert len(want) == len(have)
     module = (box[2] - box[0]) / len(want)
@@ -2057,8 +2060,8 @@ def test_modules_repainted_into_another_code_fail(honest, tmp_path, paint):
                           capture_output=True, text=True).stdout
     assert N2 in read, read  # what a scanner reads from poppler's rendering
     code, doc, err = verify(bad)
-    assert code == 1, doc
-    assert "something else is painted over the QR code" in check(doc, "qr")["detail"]
+    assert code in (1, 3), doc
+    assert check(doc, "qr")["status"] == "fail", doc
 
 
 def test_a_square_image_is_not_vouched_for(honest, tmp_path):
@@ -2081,8 +2084,9 @@ def test_a_square_image_is_not_vouched_for(honest, tmp_path):
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "i.pdf", edit))
     assert code == 0
     c = check(doc, "qr")
-    assert c["status"] == "warn" and "1 square image" in c["detail"]
-    assert "not vouched for" in c["detail"]
+    # images are decoded with the rest of the page now: a square image that is no code
+    # is nothing to say
+    assert c["status"] == "ok", c
 
 
 # -- PithRecord must be byte-canonical ------------------------------------------------------
@@ -2159,9 +2163,11 @@ def test_a_huge_page_tree_is_not_walked(tmp_path):
         7: b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>",  # loops back to the root
     }, info=4))
     code, doc, err = verify(pdf)
-    assert code == 0, doc
-    assert check(doc, "pdf")["detail"].startswith("100000 pages")
-    assert badge_shown(doc)
+    # a /Count no walk of the kids gives, and a loop: which page is page 1 depends on the
+    # reader (issue 19), so the structural gate refuses it, and stops at the loop; PDFium
+    # finds page 1 where poppler finds none, so the viewers disagree too
+    assert code == 3, doc
+    assert "page tree" in check(doc, "structure")["detail"]
 
 
 def test_a_page_tree_loop_ends(tmp_path):
@@ -2243,7 +2249,7 @@ def test_xmp_bomb_is_bounded(honest, tmp_path):
         w._root_object[NameObject("/Metadata")] = w._add_object(new)
 
     code, doc, err = verify(tampered(honest.get("docmeta"), tmp_path / "x.pdf", change))
-    assert code == 3 and check(doc, "xmp")["status"] == "error", doc
+    assert code in (1, 3) and check(doc, "xmp")["status"] == "error", doc
 
 
 def test_content_bomb_is_bounded(honest, tmp_path):
@@ -2256,7 +2262,7 @@ def test_content_bomb_is_bounded(honest, tmp_path):
         w.pages[0][NameObject("/Contents")] = w._add_object(new)
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "c.pdf", change))
-    assert code == 3 and check(doc, "badge")["status"] == "error", doc
+    assert code in (1, 3) and check(doc, "badge")["status"] == "error", doc
 
 
 def _form(w: Any, name: str, ops: bytes, matrix: Optional[List[float]] = None) -> None:
@@ -2339,17 +2345,16 @@ def test_a_layer_nested_past_the_bound_is_not_lost(honest, tmp_path):
     pdf = tampered(honest.get("hide"), tmp_path / "n.pdf", edit)
     assert CLAIMED not in poppler_reads(pdf)  # poppler hides the layer
     code, doc, err = verify(pdf)
-    assert code == 3, doc
-    assert "nested marked-content" in check(doc, "badge")["detail"], doc
+    assert code in (1, 3), doc
+    assert check(doc, "badge")["status"] in ("fail", "error"), doc
 
 
 def test_glyphs_over_the_code_after_many_shows_are_seen(honest, tmp_path):
     """100,000 empty shows first, then a line of glyphs across the QR code: glyphs
     painted over it are looked for however many shows come before them."""
     def edit(w: Any) -> None:
-        from pith_tex.pdfpage import qr_grids, scan_page
 
-        x0, y0, x1, y1 = qr_grids(scan_page(w.pages[0]).rects)[0][0].box
+        x0, y0, x1, y1 = qr_box(w)
         page_ops(w, b"q BT /FPT 20 Tf " + b"() Tj " * 100_000 + b"%.2f %.2f Td (%s) Tj ET Q\n"
                  % (x0, (y0 + y1) / 2 - 7, b"W" * 6))
 
@@ -2357,8 +2362,7 @@ def test_glyphs_over_the_code_after_many_shows_are_seen(honest, tmp_path):
     read, dark = _rendered(pdf, tmp_path)
     assert N not in read, read
     code, doc, err = verify(pdf)
-    assert code == 1 and "something else is painted over the QR code" in check(
-        doc, "qr")["detail"], doc
+    assert code in (1, 3) and check(doc, "qr")["status"] == "fail", doc
 
 
 def test_a_form_that_draws_itself_ends(honest, tmp_path):
@@ -2376,49 +2380,6 @@ def test_a_deeply_nested_record_is_not_json(honest, tmp_path):
 
     code, doc, err = verify(tampered(honest.get("qr"), tmp_path / "r.pdf", edit))
     assert code == 3 and "PithRecord is not JSON (nested too deeply)" in err, doc
-
-
-def test_every_real_numbers_code_is_read_back_exactly():
-    # The rebuilding of a grid from runs, for the code of every real number, at the module
-    # sizes pith.sty's qr-size option gives (no TeX: the rectangles pith.sty would draw).
-    from pith_tex.pdfpage import Rect, qr_grids
-
-    for v in recorded.load_vectors():
-        if not v.get("number"):
-            continue
-        rows = qr_rows(v["number"])
-        for module in (0.8, 1.532, 3.0):
-            rects = [Rect((100 + m.start() * module, 500 - (i + 1) * module,
-                           100 + m.end() * module, 500 - i * module), True, False)
-                     for i, row in enumerate(rows) for m in re.finditer("1+", row)]
-            grids, odd = qr_grids(rects)
-            assert [g.rows for g in grids] == [rows] and odd == 0, (v["number"], module)
-
-
-def test_every_real_numbers_code_turned_is_read_back_exactly():
-    # The same code turned a quarter (dvips's landscape): runs down the page, one grid
-    # read from them, the code turned, and its box the code's.  Its mirror image (rows
-    # drawn as columns in their order) is another picture, never taken for the code.
-    from pith_tex.pdfpage import Rect, qr_grids, turns
-
-    for v in recorded.load_vectors():
-        if not v.get("number"):
-            continue
-        rows = qr_rows(v["number"])
-        module = 1.532
-        n = len(rows)  # row i drawn as column n - 1 - i, top down: turned clockwise
-        rects = [Rect((100 + (n - 1 - i) * module, 500 - m.end() * module,
-                       100 + (n - i) * module, 500 - m.start() * module), True, False)
-                 for i, row in enumerate(rows) for m in re.finditer("1+", row)]
-        grids, odd = qr_grids(rects)
-        assert len(grids) == 1 and grids[0].turned, (v["number"], grids)
-        assert grids[0].rows in turns(rows) and grids[0].rows != rows, v["number"]
-        side = len(rows) * module
-        assert grids[0].box == pytest.approx((100, 500 - side, 100 + side, 500)), grids[0]
-        mirrored = [r._replace(box=(200 - r.box[2], r.box[1], 200 - r.box[0], r.box[3]))
-                    for r in rects]
-        grids, odd = qr_grids(mirrored)
-        assert len(grids) == 1 and grids[0].rows not in turns(rows), v["number"]
 
 
 def test_text_that_reads_as_nothing_is_not_checked(tmp_path):
@@ -2588,9 +2549,9 @@ def test_a_page_hidden_by_an_extgstate_is_not_verified(honest, tmp_path, case):
     # and /Exclusion turn dark blue over its blue square, 27 pixels; the text is gone)
     assert read == "" and dark <= (30 if case.startswith("blend") else 0), (read, dark)
     code, doc, err = verify(bad)
-    assert code == 1, doc
+    assert code in (1, 3), doc
     badge = check(doc, "badge")
-    assert badge["status"] == "fail" and words in badge["detail"], badge
+    assert badge["status"] in ("fail", "error"), badge
     assert check(doc, "qr")["status"] != "ok", doc
 
 
@@ -2695,7 +2656,7 @@ def test_text_clipped_to_glyph_outlines_is_not_visible(honest, tmp_path, clip, s
     if shown:
         assert code == 0, doc
     else:
-        assert code == 1 and "outlines of text" in check(doc, "badge")["detail"], doc
+        assert code in (1, 3) and check(doc, "badge")["status"] in ("fail", "error"), doc
         assert check(doc, "qr")["status"] != "ok", doc
 
 
@@ -2802,7 +2763,9 @@ def test_a_cid_font_read_a_byte_a_glyph_running_off_the_page(honest, tmp_path, l
     text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
                           text=True).stdout
     assert (CLAIMED in text) is shown, text  # what poppler shows of it
-    badge_seen_or_refused(pdf, shown, "running out of the crop box")
+    # poppler renders the font, not embedded, only after an error ("non-embedded font
+    # using identity encoding"): a page it repairs is not vouched for, either way
+    badge_seen_or_refused(pdf, False, "running out of the crop box")
 
 
 _TWO_BYTE_UNICODE = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
@@ -2829,7 +2792,8 @@ def test_a_number_written_vertically_is_not_placed(honest, tmp_path, encoding):
     text = subprocess.run([texbuild.tool("pdftotext"), str(pdf), "-"], capture_output=True,
                           text=True).stdout
     assert (CLAIMED in text) is not vertical, text  # poppler: cut at the page's bottom
-    badge_seen_or_refused(pdf, not vertical, "written vertically")
+    # (poppler reports an error drawing the font, not embedded: not vouched for either way)
+    badge_seen_or_refused(pdf, False, "written vertically")
 
 
 def _stroked_code(squeeze: float) -> bytes:
@@ -2990,7 +2954,7 @@ def _colour_spaces(w: Any) -> None:
     (b"/RedWhite cs 0 1 0 sc", True),  # green, which it makes black
     (b"1 g /Missing cs", False),       # poppler keeps the white before a bad space
     (b"1 g 0 0 0 sc", False),          # three values for gray: refused, white stays
-    (b"0 g 1 1 1 sc", True),           # (and black stays)
+    (b"0 g 1 1 1 sc", True),           # (and black stays, in poppler; PDFium: white)
     (b"0 0 1 g", False),               # too many operands: poppler takes the last, white
 ], ids=["empty-pattern", "pattern", "tint-0", "none-ink", "tint-1", "initial-tint",
         "stroke-tint-0", "stroke-tint-1", "fill-and-stroke", "indexed-white",
@@ -3017,6 +2981,11 @@ def test_a_badge_filled_in_a_colour_space_not_followed(honest, tmp_path, fill, s
     drawn = sum(1 for b in pgm if b < 160) > 50
     if fill != b"/OddICC cs 0 sc":  # (poppler: a profile Little CMS refuses)
         assert drawn is (shown or fill in (b"/Pat cs /P1 scn", b"/PSSpot cs 1 scn")), fill
+    # the engines decide: a pattern that paints, a tint transform in PostScript, a
+    # profile the old reader did not follow: both draw the number (the old reader refused
+    # them); three values for gray: poppler keeps black, PDFium white: not verified
+    shown = (shown or fill in (b"/Pat cs /P1 scn", b"/PSSpot cs 1 scn", b"/OddICC cs 0 sc")
+             ) and fill not in (b"0 g 1 1 1 sc",)
     badge_seen_or_refused(pdf, shown, "not follow" if any(
         k in fill for k in (b"Pat", b"Odd", b"Missing"))
                           else "not evaluate" if b"PSSpot" in fill else "white" if any(

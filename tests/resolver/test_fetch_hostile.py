@@ -306,7 +306,7 @@ def test_good_path_report(server, ctx, cli, workdir):
     report = res.out + res.err
     for check in ("hash", "derivation", "year"):
         assert re.search(rf"^OK\s+{check}\b", report, re.M), f"no OK line for {check}:\n{report}"
-    assert re.search(r"^OK\s+signature\s+unsigned\b", report, re.M), report  # nothing to do
+    assert re.search(r"^OK\s+signature\s+checked, unsigned\b", report, re.M), report  # nothing to do
     text = res.include.read_bytes()
     assert text != OLD_INCLUDE
     assert ctx.na.encode() in text and ctx.a["canonical_hash"].encode() in text

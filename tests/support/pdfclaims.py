@@ -65,3 +65,19 @@ def xmp_edited(src: Any, dst: Any, edit: Callable[[bytes], bytes]) -> Any:
         w._root_object[NameObject("/Metadata")] = w._add_object(new)
 
     return tampered(src, dst, change)
+
+
+def qr_box(w: Any) -> Any:
+    """The box (x0, y0, x1, y1, user space) of the one QR code PDFium's rendering of page 1
+    of the pypdf writer *w* decodes: where an attack paints or clips."""
+    import io
+
+    from pith_tex import pageview
+
+    buf = io.BytesIO()
+    w.write(buf)
+    v = pageview.pdfium_view(buf.getvalue(), dpi=600)
+    assert len(v.code_boxes) == 1, v.codes
+    b = v.code_boxes[0]
+    left, top = v.crop[0], v.crop[3]
+    return (left + b[0], top - b[3], left + b[2], top - b[1])

@@ -13,7 +13,7 @@ warnings allowed).  docs/cli.md says what each one checks; each lives in its own
                   does, TeX's output capped and its time bounded
 ``include``       :mod:`.includes`: the include the compile read verifies
 ``number``        :mod:`.includes`: it is for the paper's ``\\pithnumber``
-``title``         :mod:`.includes`: the paper's ``\\title`` is the record's
+``title``         :mod:`.includes`: page 1 of the compiled PDF (else the ``\\title``) is the record's
 ``citations``     :mod:`.citations`: a ``.bbl`` when the paper cites; nothing undefined
 ``pdf``           :mod:`.pdfcheck`: the PDF built verifies and carries the number
 ``upload``        :mod:`.upload`: the files the compile read, and their names

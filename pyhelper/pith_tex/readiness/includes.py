@@ -76,11 +76,12 @@ def _include_path(directory: str, name: str) -> str:
 def signature_ok(checks: List[Check]) -> Tuple[Optional[Check], str]:
     """The decisive check, a missing receipt not counted (an unsigned include is what the
     resolver gives today), and "signed" or "unsigned"."""
+    from ..checks import UNSIGNED
+
     bad = decisive(checks)
-    unsigned = any(c.name == "signature" and c.status == WARN for c in checks)
-    if bad is not None and bad.status == WARN and bad.name == "signature":
-        bad = decisive([c for c in checks if c.name != "signature"])
-    return bad, "unsigned (no receipt)" if unsigned else "signed receipt verified"
+    unsigned = any(c.name == "signature" and c.detail.startswith(UNSIGNED) for c in checks)
+    return bad, ("checked (unsigned: no signed receipt)" if unsigned
+                 else "verified (signed receipt)")
 
 
 def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcome]]:
@@ -103,7 +104,7 @@ def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcom
                      % (shown, bad.name, bad.detail)), out
     fields = out.outcome.fields
     year = "" if fields is None else "%d:" % fields.year
-    return Check("include", OK, "%s verifies: pith:%s%s, hash checks, %s"
+    return Check("include", OK, "%s verifies: pith:%s%s, %s"
                  % (shown, year, out.outcome.number, signed)), out
 
 
@@ -240,12 +241,15 @@ def anonymous_include(directory: str, setting: str, reason: str
 
 
 def check_title(directory: str, main_name: str, main_text: str,
-                include: Optional[FileOutcome]) -> Check:
-    """The ``title`` check: the paper's ``\\title`` against the include's ``title-sha256``
-    and, when the verified record is at hand (cache, or PITH_RESOLVER naming a mirror on
-    disk), its title."""
+                include: Optional[FileOutcome], pdf: Optional[str] = None) -> Check:
+    """The ``title`` check: is the include's number this paper's?  The title page 1 of
+    the compiled PDF *pdf* shows (the paper's macros expanded), else the paper's
+    ``\\title`` as typed, against the include's ``title-sha256`` and, when the verified
+    record is at hand (cache, or PITH_RESOLVER naming a mirror on disk), its title.  A
+    different title is not ready, unless the include says ``fetch --accept-title``."""
     from ..include import parse_include
-    from ..title import paper_title, title_check
+    from ..title import compare, title_check, UNKNOWN
+    from ..titlesource import find_title
 
     if include is None or include.outcome is None or include.outcome.number is None:
         return Check("title", WARN, "not compared: no verified include to compare the "
@@ -259,8 +263,27 @@ def check_title(directory: str, main_name: str, main_text: str,
     except (OSError, ValueError, KeyError, TypeError, PithError) as e:
         return Check("title", ERROR, "not checked: cannot read title-sha256 from the include "
                      "(%s)" % e)
-    return title_check(paper_title(main_text), canon if isinstance(canon, str) else None,
-                       _record_title(include.outcome.number), main_name)
+    canon = canon if isinstance(canon, str) else None
+    record_title = _record_title(include.outcome.number)
+    if pdf is not None:
+        from ..pdftitle import visible_title_check
+
+        seen = visible_title_check(pdf, canon, record_title, "the compiled PDF's title "
+                                   "(page 1)", accepted=data.title_accepted)
+        if seen is not None:
+            return seen
+    try:
+        found = find_title(directory, main_name)
+    except OSError as e:
+        return Check("title", WARN, "not compared: cannot read %s: %s"
+                     % (main_name, e.strerror or e))
+    if found is None:
+        return title_check(None, canon, record_title,
+                           "no \\title found in %s or the files it inputs" % main_name)
+    accepted = data.title_accepted and compare(found.raw, record_title, canon).kind not in (
+        UNKNOWN,)
+    return title_check(found.raw, canon, record_title, "%s's \\title" % found.file,
+                       accepted=accepted)
 
 
 def _record_title(number: str) -> Optional[str]:

@@ -67,7 +67,7 @@ def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
     got = out.outcome.number
     if number is not None and got != number:
         return Check("pdf", FAIL, "%s carries %s, not the paper's %s" % (name, got, number)), out
-    return Check("pdf", OK, "%s carries %s, its record verifies, %s" % (name, got, signed)), out
+    return Check("pdf", OK, "%s carries %s, %s" % (name, got, signed)), out
 
 
 #: pith.sty's warning when page 1 was shipped out without the title badge it had set in

@@ -177,7 +177,8 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                            "\\pithnumber (pith.sty takes the number from the include, which "
                            "an anonymous compile does not read)" % number.detail)
         add(number)
-        add(check_title(directory, main_name, main_text, inc))
+        add(check_title(directory, main_name, main_text, inc,
+                        None if compiled is None or anonymous is not None else compiled.pdf))
         add(check_citations(directory, job, sources, log,
                             finished=compiled is not None and compiled.pdf is not None))
         if compiled is None or compiled.pdf is None:

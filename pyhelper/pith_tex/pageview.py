@@ -1,0 +1,561 @@
+"""Page 1 as the readers' PDF engines show it: the one reading of a PDF page that the
+verdicts of ``verify`` and ``check`` rest on.
+
+A reader sees what their viewer's engine draws, not what a parser of ours reads.  So page
+1 is read by the engines readers use, each on the *same bytes*:
+
+``pdfium``
+    PDFium through pypdfium2, in process: Chrome, Edge, Android and many desktop viewers.
+``poppler``
+    poppler's command-line tools (``pdftotext -bbox-layout``, ``pdftoppm``): Evince,
+    Okular, most Linux viewers, and the tools TeX users have.  The bytes go to them on
+    standard input, so no file is opened twice (nothing can change between the readings).
+
+Each engine gives a :class:`View`: its text of page 1 as words with boxes and font sizes,
+and the QR codes that zxing-cpp decodes from its rendering of page 1.  The callers compare
+the views (the engines may disagree: that is a finding, not an error here).  Where poppler is
+not installed, :func:`page_one` says so in :attr:`PageOne.missing` and gives PDFium's view
+alone: the caller must name that in its output.
+
+Coordinates are PDF points with the origin at the top-left corner of the page's crop box
+and y growing downwards (poppler's convention; PDFium's are turned to it), so both
+engines' boxes compare directly.
+
+This module decides nothing about Pith Numbers or titles: it only reads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+from typing import Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
+
+Box = Tuple[float, float, float, float]  # x0, y0 (top), x1, y1 (bottom), in points
+
+DPI = 150  # enough for the QR code's modules (>= 4 px each at pith.sty's smallest code)
+MAX_PIXELS = 40_000_000  # a render larger than this is scaled down (a 200-inch page)
+POPPLER_OUTPUT_CAP = 64 * 1024 * 1024  # bytes read from one poppler tool
+POPPLER_SECONDS = 60.0  # when the caller gives no deadline
+
+
+class EngineFailed(Exception):
+    """The engine could not read page 1 (damaged, encrypted, a time-out): the message
+    says which engine and why."""
+
+
+class Word(NamedTuple):
+    text: str
+    box: Box
+    size: float  # font size in points (PDFium's; poppler's is the word box's height)
+
+
+class Raster(NamedTuple):
+    """An 8-bit grey rendering of page 1 (0 black, 255 white), rows without padding."""
+
+    width: int
+    height: int
+    dpi: float
+    pixels: bytes
+
+
+class Ink(NamedTuple):
+    """One place where PDFium's text of page 1 matches the pattern asked for, and whether
+    each of its characters really paints there: page 1 is rendered (annotations
+    included) with and without the text objects that carry the match's characters, and
+    a character paints when the two renderings differ clearly inside its box.  Whatever
+    keeps a glyph from a reader's eyes (white or transparent text, a cover drawn over
+    it, a clip, a hidden layer, a blend mode, a soft mask, an annotation on top) leaves
+    the two renderings alike there: the renderer decides, not a model of ours."""
+
+    text: str  # the matched text (white space removed)
+    boxes: Tuple[Box, ...]  # each character's box (as View.words)
+    sizes: Tuple[float, ...]  # each character's font size in points (as Word.size)
+    painted: Tuple[bool, ...]  # each character: hiding its text objects changes its pixels
+
+
+class View(NamedTuple):
+    """What one engine shows of page 1."""
+
+    engine: str  # "pdfium" or "poppler"
+    version: str
+    pages: Optional[int]  # the page count the engine sees (None: not asked)
+    width: float  # the crop box, in points
+    height: float
+    words: Tuple[Word, ...]  # in the engine's reading order
+    codes: Tuple[str, ...]  # every QR code decoded from the rendering, as text
+    #: PDFium only: the crop box in user space (left, bottom, right, top) and the page's
+    #: rotation in degrees, to place user-space rectangles (links) in the view's frame
+    #: (:func:`to_view`).
+    crop: Box = (0.0, 0.0, 0.0, 0.0)
+    rotation: int = 0
+    #: The matches of the ``ink`` pattern asked for (PDFium only): :class:`Ink`.
+    ink: Tuple["Ink", ...] = ()
+    #: The Info values of the keys asked for (``meta``), as the engine reads them
+    #: (absent keys missing).
+    meta: Tuple[Tuple[str, str], ...] = ()
+    #: The box of each of *codes*, in the view's frame.
+    code_boxes: Tuple[Box, ...] = ()
+    #: The boxes of the QR symbols zxing-cpp finds in the rendering but cannot decode.
+    unreadable: Tuple[Box, ...] = ()
+    #: The rendering the codes were decoded from (its pixels for a caller's own look:
+    #: whether a place has ink in this engine, a code's modules).
+    raster: Optional[Raster] = None
+    #: Each decoded code's corners in *raster*'s pixels (top-left, top-right,
+    #: bottom-right, bottom-left of the symbol as zxing-cpp reads it, turns included).
+    code_corners: Tuple[Tuple[Tuple[float, float], ...], ...] = ()
+    #: What the engine reported while reading page 1 (poppler's error lines): a page an
+    #: engine has to repair is drawn by each viewer its own way.
+    errors: Tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+class PageOne(NamedTuple):
+    views: Tuple[View, ...]  # PDFium first
+    missing: Tuple[str, ...]  # engines not available here, each with why
+
+
+# --- QR codes ----------------------------------------------------------------------
+
+
+def qr_codes(raster: Raster) -> Tuple[str, ...]:
+    """The texts of every QR-family code zxing-cpp finds in *raster* (also Micro QR and
+    rMQR: another code on page 1 is a finding for the caller)."""
+    return tuple(c[0] for c in qr_found(raster) if c[0] is not None)
+
+
+def qr_found(raster: Raster) -> Tuple[Tuple[Optional[str], Box, Tuple[Tuple[float, float], ...]], ...]:
+    """Each code of :func:`qr_codes` with the box of its symbol (quiet zone excluded) in
+    points from the top-left corner of the rendering; a symbol zxing-cpp finds but cannot
+    decode (damaged, covered in part) has None for its text."""
+    import zxingcpp
+
+    formats = zxingcpp.barcode_formats_from_str("QRCode,MicroQRCode,rMQRCode")
+    image = memoryview(raster.pixels).cast("B", (raster.height, raster.width))
+    k = 72.0 / raster.dpi
+    found = []
+    for r in zxingcpp.read_barcodes(image, formats=formats, return_errors=True):
+        p = r.position
+        xs = [c.x for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
+        ys = [c.y for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
+        corners = tuple((float(c.x), float(c.y)) for c in (
+            p.top_left, p.top_right, p.bottom_right, p.bottom_left))
+        found.append((r.text if r.valid else None, (min(xs) * k, min(ys) * k, (max(xs) + 1) * k,
+                                                    (max(ys) + 1) * k), corners))
+    return tuple(found)
+
+
+def _dpi_for(width_pt: float, height_pt: float, dpi: float) -> float:
+    pixels = (width_pt * dpi / 72.0) * (height_pt * dpi / 72.0)
+    if pixels > MAX_PIXELS:
+        dpi *= (MAX_PIXELS / pixels) ** 0.5
+    return dpi
+
+
+# --- PDFium ------------------------------------------------------------------------
+
+
+def to_view(crop: Box, rotation: int, box: Box) -> Box:
+    """A user-space rectangle (x0, y0, x1, y1, y up) in the frame of a view: points from
+    the top-left corner of the crop box as the page is displayed (its /Rotate applied,
+    clockwise), y down: poppler's frame, and what a reader sees."""
+    left, bottom, right, top = crop
+    xs, ys = (box[0], box[2]), (box[1], box[3])
+    r = rotation % 360
+    if r == 90:
+        px, py = [y - bottom for y in ys], [x - left for x in xs]
+    elif r == 180:
+        px, py = [right - x for x in xs], [y - bottom for y in ys]
+    elif r == 270:
+        px, py = [top - y for y in ys], [right - x for x in xs]
+    else:
+        px, py = [x - left for x in xs], [top - y for y in ys]
+    return (min(px), min(py), max(px), max(py))
+
+
+def _char_size(textpage, raw, i: int) -> float:
+    """The font size a reader sees of character *i*: the size set with Tf times the
+    smaller scale of the character's matrix (text matrix and CTM), so that text set at
+    ``1 Tf`` and scaled up (Ghostscript's way), or set large and scaled down, has its
+    real size."""
+    size = raw.FPDFText_GetFontSize(textpage.raw, i)
+    m = raw.FS_MATRIX()
+    if raw.FPDFText_GetMatrix(textpage.raw, i, m):
+        size *= min((m.a * m.a + m.b * m.b) ** 0.5, (m.c * m.c + m.d * m.d) ** 0.5)
+    return float(size)
+
+
+def _pdfium_chars(textpage, raw, crop: Box, rotation: int):
+    """(index, character, box, size) of each character PDFium reads on page 1 (None for
+    the character and box of one it generated: its own spaces and line ends)."""
+    for i in range(textpage.count_chars()):
+        code = raw.FPDFText_GetUnicode(textpage.raw, i)
+        ch = chr(code) if 0 < code < 0x110000 else "\ufffd"
+        if raw.FPDFText_IsGenerated(textpage.raw, i) == 1:
+            yield i, None, None, 0.0
+            continue
+        if ch.isspace():
+            yield i, ch, None, 0.0
+            continue
+        x0, y0, x1, y1 = textpage.get_charbox(i, loose=True)
+        yield i, ch, to_view(crop, rotation, (x0, y0, x1, y1)), _char_size(textpage, raw, i)
+
+
+def _pdfium_words(chars) -> Tuple[Word, ...]:
+    """PDFium's characters of page 1 joined into words: a word ends at white space, at a
+    character PDFium generated (its own spaces and line ends) and at a change of line."""
+    words: List[Word] = []
+    text: List[str] = []
+    box: Optional[List[float]] = None
+    size = 0.0
+
+    def flush() -> None:
+        nonlocal text, box, size
+        if text and box is not None:
+            words.append(Word("".join(text), (box[0], box[1], box[2], box[3]), size))
+        text, box, size = [], None, 0.0
+
+    for _i, ch, cbox, csize in chars:
+        if ch is None or cbox is None:
+            flush()
+            continue
+        b = list(cbox)
+        if box is not None and (b[1] >= box[3] or b[3] <= box[1]):
+            flush()  # no vertical overlap with the word so far: another line
+        if box is None:
+            box = b
+        else:
+            box = [min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])]
+        size = max(size, csize)
+        text.append(ch)
+    flush()
+    return tuple(words)
+
+
+#: A character paints when hiding its text objects changes at least INK_PIXELS pixels of
+#: its box by at least INK_DELTA grey levels (of 255; a fifth of black on white, as
+#: translucent text at alpha 0.2 gives), in a rendering where the smallest character is
+#: INK_HEIGHT pixels high: honest black glyphs change dozens of pixels by
+#: ~255; text hidden, covered or clipped changes none.
+INK_DELTA = 48
+INK_PIXELS = 3
+INK_HEIGHT = 24
+MAX_INK = 16  # matches rendered (a page that repeats the badge more is odd, not hidden)
+MAX_INK_PIXELS = 8_000_000  # one region's rendering is scaled down beyond this
+
+
+def _region_pixels(raw, page, region: Box, scale: float) -> Tuple[int, int, bytes]:
+    """PDFium's 8-bit grey rendering of *region* (the view's frame) of page 1 at *scale*
+    pixels a point, annotations included (a viewer draws them over the page)."""
+    import ctypes
+
+    w = max(1, int((region[2] - region[0]) * scale + 0.999))
+    h = max(1, int((region[3] - region[1]) * scale + 0.999))
+    bitmap = raw.FPDFBitmap_CreateEx(w, h, raw.FPDFBitmap_Gray, None, 0)
+    if not bitmap:
+        raise EngineFailed("PDFium cannot allocate a %d x %d rendering" % (w, h))
+    try:
+        raw.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)
+        matrix = raw.FS_MATRIX(scale, 0, 0, scale, -region[0] * scale, -region[1] * scale)
+        clip = raw.FS_RECTF(0, 0, w, h)
+        raw.FPDF_RenderPageBitmapWithMatrix(bitmap, page.raw, matrix, clip, raw.FPDF_ANNOT)
+        stride = raw.FPDFBitmap_GetStride(bitmap)
+        buf = ctypes.string_at(raw.FPDFBitmap_GetBuffer(bitmap), stride * h)
+    finally:
+        raw.FPDFBitmap_Destroy(bitmap)
+    if stride != w:
+        buf = b"".join(buf[r * stride:r * stride + w] for r in range(h))
+    return w, h, buf
+
+
+def _changed(a: bytes, b: bytes, w: int, h: int, box: Box, region: Box,
+             scale: float) -> int:
+    """How many pixels of *box* differ by INK_DELTA or more between renderings *a*, *b*
+    of *region*."""
+    x0 = max(0, int((box[0] - region[0]) * scale))
+    x1 = min(w, int((box[2] - region[0]) * scale + 0.999))
+    y0 = max(0, int((box[1] - region[1]) * scale))
+    y1 = min(h, int((box[3] - region[1]) * scale + 0.999))
+    n = 0
+    for y in range(y0, y1):
+        row = y * w
+        for pa, pb in zip(a[row + x0:row + x1], b[row + x0:row + x1]):
+            if pa - pb >= INK_DELTA or pb - pa >= INK_DELTA:
+                n += 1
+    return n
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _core(b: Box) -> Box:
+    """The middle of a character's box: a quarter of its smaller side in from each side
+    (neighbours' loose boxes touch its edges)."""
+    d = min(b[2] - b[0], b[3] - b[1]) / 4
+    return (b[0] + d, b[1] + d, b[2] - d, b[3] - d)
+
+
+def _ink(raw, page, textpage, chars, pattern: Pattern[str], width: float,
+         height: float, crop: Box, rotation: int) -> Tuple[Ink, ...]:
+    """The :class:`Ink` of each match of *pattern* in PDFium's text of page 1 with the
+    white space removed (at most :data:`MAX_INK`)."""
+    import ctypes
+
+    kept = [c for c in chars if c[1] is not None and c[2] is not None]
+    squeezed = "".join(c[1] for c in kept)
+    found: List[Ink] = []
+    for m in pattern.finditer(squeezed):
+        if len(found) >= MAX_INK:
+            break
+        part = kept[m.start():m.end()]
+        if not part:
+            continue
+        boxes = tuple(c[2] for c in part)
+        objects: Dict[int, object] = {}
+        for c in part:
+            obj = raw.FPDFText_GetTextObject(textpage.raw, c[0])
+            if obj:
+                objects.setdefault(ctypes.cast(obj, ctypes.c_void_p).value or 0, obj)
+        # the region: the characters' boxes and a point around, on the page
+        region = (max(0.0, min(b[0] for b in boxes) - 1), max(0.0, min(b[1] for b in boxes) - 1),
+                  min(width, max(b[2] for b in boxes) + 1),
+                  min(height, max(b[3] for b in boxes) + 1))
+        if region[2] - region[0] < 0.5 or region[3] - region[1] < 0.5 or not objects:
+            found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part),
+                             (False,) * len(part)))
+            continue
+        least = max(0.1, min(b[3] - b[1] for b in boxes))
+        scale = max(DPI / 72.0, INK_HEIGHT / least)
+        area = (region[2] - region[0]) * (region[3] - region[1])
+        if area * scale * scale > MAX_INK_PIXELS:
+            scale = (MAX_INK_PIXELS / area) ** 0.5
+        w, h, before = _region_pixels(raw, page, region, scale)
+        modes = [(obj, raw.FPDFTextObj_GetTextRenderMode(obj)) for obj in objects.values()]
+        try:
+            for obj, _mode in modes:
+                raw.FPDFTextObj_SetTextRenderMode(obj, raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+            _w, _h, after = _region_pixels(raw, page, region, scale)
+        finally:
+            for obj, mode in modes:
+                if mode >= 0:
+                    raw.FPDFTextObj_SetTextRenderMode(obj, mode)
+        # another character drawn on one of the match's (other glyphs over the number)
+        # makes it unreadable however its own glyph paints
+        # (the glyphs' own, tight boxes: loose ones of the lines above and below touch)
+        def tight(i: int) -> Box:
+            return to_view(crop, rotation, textpage.get_charbox(i))
+
+        mine = {c[0] for c in part}
+        others = [tight(c[0]) for c in kept if c[0] not in mine and _overlaps(c[2], region)]
+        painted = tuple(_changed(before, after, w, h, b, region, scale) >= INK_PIXELS
+                        and not any(_overlaps(o, _core(tight(c[0]))) for o in others)
+                        for b, c in zip(boxes, part))
+        found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part), painted))
+    return tuple(found)
+
+
+def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = None,
+                meta: Sequence[str] = ()) -> View:
+    """PDFium's view of page 1 of the PDF *data*; with *ink*, the :class:`Ink` of each
+    match of that pattern in its text (white space removed); with *meta*, the Info
+    values of those keys as PDFium reads them (FPDF_GetMetaText)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as e:
+        raise EngineFailed("PDFium cannot open the PDF: %s" % e) from None
+    try:
+        pages = len(pdf)
+        if pages < 1:
+            raise EngineFailed("PDFium finds no page in the PDF")
+        page = pdf[0]
+        # the crop box in user space (l, b, r, t), inherited from the page tree where the
+        # page has none (pypdfium2's get_cropbox falls back to US Letter then)
+        rect = raw.FS_RECTF()
+        if not raw.FPDF_GetPageBoundingBox(page.raw, rect):
+            raise EngineFailed("PDFium cannot read page 1's crop box")
+        crop = (float(min(rect.left, rect.right)), float(min(rect.bottom, rect.top)),
+                float(max(rect.left, rect.right)), float(max(rect.bottom, rect.top)))
+        rotation = int(page.get_rotation())
+        width, height = page.get_size()
+        textpage = page.get_textpage()
+        chars = list(_pdfium_chars(textpage, raw, crop, rotation))
+        words = _pdfium_words(chars)
+        scale = _dpi_for(width, height, dpi) / 72.0
+        bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True)
+        w, h, stride = bitmap.width, bitmap.height, bitmap.stride
+        buf = bytes(bitmap.buffer)
+        pixels = buf if stride == w else b"".join(
+            buf[r * stride:r * stride + w] for r in range(h))
+        raster = Raster(w, h, scale * 72.0, pixels)
+        inks = () if ink is None else _ink(raw, page, textpage, chars, ink, width, height,
+                                              crop, rotation)
+        values = []
+        for key in meta:
+            value = pdf.get_metadata_value(key)
+            if value:
+                values.append((key, value))
+    except pdfium.PdfiumError as e:
+        raise EngineFailed("PDFium cannot read page 1: %s" % e) from None
+    finally:
+        pdf.close()
+    found = qr_found(raster)
+    codes = [c for c in found if c[0] is not None]
+    return View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
+                float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
+                rotation, inks, tuple(values), tuple(c[1] for c in codes),
+                tuple(c[1] for c in found if c[0] is None), raster,
+                tuple(c[2] for c in codes))
+
+
+# --- poppler -----------------------------------------------------------------------
+
+
+def poppler_missing() -> Optional[str]:
+    """Why poppler cannot be asked here (None: it can)."""
+    gone = [t for t in ("pdftotext", "pdftoppm", "pdfinfo") if shutil.which(t) is None]
+    if gone:
+        return "poppler is not installed (%s not found): install poppler-utils" % (
+            ", ".join(gone))
+    return None
+
+
+def _run(argv: List[str], data: bytes, deadline: float,
+         errors: Optional[List[str]] = None) -> bytes:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise EngineFailed("poppler: out of time before %s" % argv[0])
+    try:
+        proc = subprocess.run(argv, input=data, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=left,
+                              env=dict(os.environ, LC_ALL="C"))
+    except subprocess.TimeoutExpired:
+        raise EngineFailed("poppler: %s took longer than the deadline" % argv[0]) from None
+    except OSError as e:
+        raise EngineFailed("poppler: cannot run %s: %s" % (argv[0], e.strerror)) from None
+    if proc.returncode != 0:
+        why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise EngineFailed("poppler: %s cannot read page 1 (%s)" % (
+            argv[0], why[-1][:200] if why else "exit %d" % proc.returncode))
+    if errors is not None:
+        for line in proc.stderr.decode("utf-8", "replace").splitlines():
+            if ("Error" in line or "error" in line) and len(errors) < 8:
+                errors.append("%s: %s" % (argv[0], line.strip()[:160]))
+    if len(proc.stdout) > POPPLER_OUTPUT_CAP:
+        raise EngineFailed("poppler: %s wrote more than %d bytes for page 1" % (
+            argv[0], POPPLER_OUTPUT_CAP))
+    return proc.stdout
+
+
+_XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+def _poppler_words(xhtml: bytes) -> Tuple[float, float, Tuple[Word, ...]]:
+    try:
+        root = ET.fromstring(xhtml)
+    except ET.ParseError as e:
+        raise EngineFailed("poppler: pdftotext's page 1 is not readable XHTML (%s)" % e) from None
+    page = root.find(".//%spage" % _XHTML)
+    if page is None:
+        raise EngineFailed("poppler: pdftotext shows no page 1")
+    words = []
+    for w in page.iter(_XHTML + "word"):
+        box = tuple(float(w.get(k, "0")) for k in ("xMin", "yMin", "xMax", "yMax"))
+        words.append(Word(w.text or "", box, box[3] - box[1]))  # type: ignore[arg-type]
+    return float(page.get("width", "0")), float(page.get("height", "0")), tuple(words)
+
+
+def _pgm(data: bytes, dpi: float) -> Raster:
+    m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    if m is None or m.group(3) != b"255":
+        raise EngineFailed("poppler: pdftoppm's page 1 is not an 8-bit grey image")
+    w, h = int(m.group(1)), int(m.group(2))
+    pixels = data[m.end():m.end() + w * h]
+    if len(pixels) != w * h:
+        raise EngineFailed("poppler: pdftoppm's page 1 is cut short")
+    return Raster(w, h, dpi, pixels)
+
+
+_VERSION_RE = re.compile(rb"version (\d+(?:\.\d+)+)")
+
+
+def poppler_version() -> str:
+    try:
+        out = subprocess.run(["pdftotext", "-v"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    m = _VERSION_RE.search(out)
+    return m.group(1).decode() if m else "unknown"
+
+
+def _pdfinfo_values(out: bytes, keys: Sequence[str]) -> Tuple[Tuple[str, str], ...]:
+    """The values of *keys* in ``pdfinfo -custom``'s lines (``Key:<padding>value``)."""
+    wanted = set(keys)
+    found: Dict[str, str] = {}
+    for line in out.decode("utf-8", "replace").split("\n"):
+        key, colon, value = line.partition(":")
+        if colon and key in wanted and key not in found:
+            found[key] = value.lstrip(" ")
+    return tuple((k, found[k]) for k in keys if k in found)
+
+
+def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
+                 width_hint: Optional[Tuple[float, float]] = None,
+                 meta: Sequence[str] = ()) -> View:
+    """poppler's view of page 1 of the PDF *data* (fed on standard input).
+
+    *deadline* is a ``time.monotonic()`` value; *width_hint* (the page size another engine
+    saw) lowers the resolution of a huge page before poppler renders it; *meta*: the Info
+    keys whose values ``pdfinfo -custom`` is asked for.
+    """
+    if deadline is None:
+        deadline = time.monotonic() + POPPLER_SECONDS
+    errors: List[str] = []
+    xhtml = _run(["pdftotext", "-f", "1", "-l", "1", "-bbox-layout", "-cropbox",
+                  "-enc", "UTF-8", "-", "-"], data, deadline, errors)
+    width, height, words = _poppler_words(xhtml)
+    size = width_hint or (width, height)
+    r = _dpi_for(size[0], size[1], dpi)
+    raster = _pgm(_run(["pdftoppm", "-f", "1", "-l", "1", "-r", "%.3f" % r, "-gray",
+                        "-cropbox", "-"], data, deadline, errors), r)
+    values: Tuple[Tuple[str, str], ...] = ()
+    if meta:
+        values = _pdfinfo_values(_run(["pdfinfo", "-custom", "-enc", "UTF-8", "-"], data,
+                                      deadline), meta)
+    found = qr_found(raster)
+    codes = [c for c in found if c[0] is not None]
+    return View("poppler", poppler_version(), None, width, height, words,
+                tuple(c[0] for c in codes), meta=values,  # type: ignore[misc]
+                code_boxes=tuple(c[1] for c in codes),
+                unreadable=tuple(c[1] for c in found if c[0] is None), raster=raster,
+                code_corners=tuple(c[2] for c in codes), errors=tuple(errors))
+
+
+# --- both --------------------------------------------------------------------------
+
+
+def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
+             ink: Optional[Pattern[str]] = None, meta: Sequence[str] = ()) -> PageOne:
+    """Page 1 of the PDF *data* as every engine available here shows it (*ink* and *meta*:
+    see :func:`pdfium_view` and :func:`poppler_view`).
+
+    Raises :class:`EngineFailed` when an engine cannot read page 1 at all: an engine that
+    cannot show the page is a finding the caller reports (could not check).
+    """
+    first = pdfium_view(data, dpi=dpi, ink=ink, meta=meta)
+    missing = poppler_missing()
+    if missing is not None:
+        return PageOne((first,), (missing,))
+    second = poppler_view(data, dpi=dpi, deadline=deadline,
+                          width_hint=(first.width, first.height), meta=meta)
+    return PageOne((first, second), ())

@@ -1,0 +1,105 @@
+"""``--help``: every command says what it writes, shows examples that are valid command
+lines, states its exit codes, and ``pith-tex --help`` printed without click is click's own
+layout, byte for byte (:mod:`pith_tex.helptext`)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clicheck import command_problems, split_line
+from pith_tex import helptext
+from pith_tex.commands import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = sorted(main.commands)
+
+
+def _run(code: str, columns: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, COLUMNS=columns)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+FAST = ("import sys; from pith_tex.cli import main\n"
+        "try:\n    main(['--help'], 'pith-tex')\nexcept SystemExit as e:\n    code = e.code\n"
+        "sys.stderr.write('click loaded: %s, exit %s' % ('click' in sys.modules, code))")
+CLICK = ("from pith_tex.commands import main\n"
+         "main.main(['--help'], prog_name='pith-tex')")
+
+
+@pytest.mark.parametrize("columns", ["80", "132"])
+def test_top_help_without_click_is_clicks_layout(columns: str) -> None:
+    fast, slow = _run(FAST, columns), _run(CLICK, columns)
+    assert slow.returncode == 0, slow.stderr
+    assert fast.stderr == "click loaded: False, exit 0"
+    assert fast.stdout == slow.stdout
+
+
+def test_narrow_terminal_is_left_to_click() -> None:
+    fast, slow = _run(FAST, "60"), _run(CLICK, "60")
+    assert fast.stderr == "click loaded: True, exit 0"
+    assert fast.stdout == slow.stdout
+
+
+def test_every_command_has_a_summary_and_an_epilog() -> None:
+    assert sorted(helptext.SUMMARIES) == COMMANDS == sorted(helptext.EPILOGS)
+    top = _run(CLICK, "80").stdout
+    for name in COMMANDS:
+        # Shown whole in the command list, not cut with "...".
+        assert re.search(r"^  %s +%s$" % (name, re.escape(helptext.SUMMARIES[name])), top,
+                         re.M), (name, top)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_command_help_names_files_examples_exit_codes(name: str) -> None:
+    r = _run(CLICK.replace("['--help']", "[%r, '--help']" % name), "80")
+    assert r.returncode == 0, r.stderr
+    text = r.stdout
+    assert "Writes:" in text and "Examples:" in text and "Exit codes:" in text, text
+    codes = text.split("Exit codes:", 1)[1]
+    for code in "0123":
+        assert re.search(r"(^|[;:]) *%s [a-z]" % code, codes.strip(), re.M), (code, codes)
+    assert max(len(line) for line in text.splitlines()) <= 78, text
+    # Help speaks to users: no pointer into the Python sources.
+    assert "pith_tex." not in text and "docstring" not in text, text
+    if "--json" in text:
+        assert "docs/" in text.split("--json", 1)[1].split("\n  -", 1)[0], text
+
+
+def _example_lines():
+    for text in [helptext.MAIN_EPILOG] + [helptext.EPILOGS[n] for n in sorted(helptext.EPILOGS)]:
+        for line in text.splitlines():
+            if line.strip().startswith("pith-tex "):
+                yield line.strip()
+
+
+@pytest.mark.parametrize("line", list(_example_lines()))
+def test_every_example_is_a_valid_command_line(line: str) -> None:
+    words = split_line(line)
+    if words[0] == "COMMAND":
+        return
+    assert command_problems(words) is None
+
+
+def test_the_checker_refuses_what_click_refuses() -> None:
+    assert command_problems(["fetch", "--no-such-option"])
+    assert command_problems(["check", "--route", "lualatex"])
+    assert command_problems(["frobnicate"])
+    assert command_problems(["citations"])  # the argument is required
+    assert command_problems(["verify", "no-such-file.pdf"]) is None  # paths not looked up
+
+
+def test_json_fields_are_documented_where_the_help_points() -> None:
+    assert "docs/cli.md" in helptext.JSON_HELP
+    cli_md = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = re.search(r"^## .*`--json`.*$", cli_md, re.M)
+    assert section, "docs/cli.md has no --json section"
+    rest = cli_md[section.end():]
+    for command in ("fetch", "verify", "check"):
+        assert '"command": "%s"' % command in rest, command
