@@ -1,4 +1,5 @@
-"""Atomic file replacement, shared by the include writer, the cache and ``check --fix``.
+"""Atomic file replacement, shared by the include writer, the cache, ``check --fix`` and
+``check --tarball``.
 
 :func:`write_atomic` replaces *path* with new bytes so that *path* always holds either
 the old file or the whole new one:
@@ -164,6 +165,17 @@ def write_atomic(path: str, data: bytes, *, write: Writer = os.write,
     directory are as they were.  *write* and *fsync* are injection points for tests
     (e.g. a writer raising ENOSPC); ``anonymous=False`` skips ``O_TMPFILE``.
     """
+    write_atomic_with(path, lambda fd: _write_all(fd, data, write), fsync=fsync,
+                      anonymous=anonymous)
+
+
+def write_atomic_with(path: str, fill: Callable[[int], None], *,
+                      fsync: Callable[[int], None] = os.fsync,
+                      anonymous: bool = True) -> None:
+    """:func:`write_atomic` for bytes too many to hold: *fill* writes them to the
+    descriptor it is given (a new, empty temp file; it may be called a second time, on a
+    new one, when the ``O_TMPFILE`` cannot be named).  ``check --tarball`` writes its
+    tarball this way, as ``fetch`` writes the include."""
     path = os.path.abspath(path)
     directory, base = os.path.split(path)
     check_target(path)
@@ -178,7 +190,7 @@ def write_atomic(path: str, data: bytes, *, write: Writer = os.write,
                 temps.append(tmp)
             else:
                 fd = anon
-            _write_all(fd, data, write)
+            fill(fd)
             os.fchmod(fd, mode)
             fsync(fd)
             if not temps:
@@ -188,7 +200,7 @@ def write_atomic(path: str, data: bytes, *, write: Writer = os.write,
                     fd = -1
                     fd, tmp = _named_temp(directory, base)
                     temps.append(tmp)
-                    _write_all(fd, data, write)
+                    fill(fd)
                     os.fchmod(fd, mode)
                     fsync(fd)
                 else:

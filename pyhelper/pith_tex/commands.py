@@ -391,11 +391,15 @@ def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> in
 @click.option("--tarball", metavar="FILE", type=click.Path(dir_okay=False),
               help="When the paper is ready, write FILE (.tar.gz) with exactly the files "
                    "the compile read from DIR: the upload for arXiv.")
+@click.option("--html", type=click.Choice(["title", "full", "off"]), default="title",
+              show_default=True,
+              help="What LaTeXML converts to check the badge in arXiv's HTML view: the "
+                   "preamble and title block (fast), the whole paper, or nothing.")
 @click.option("--json", "as_json", is_flag=True,
               help=JSON_HELP)
 @_guard
 def check(directory: str, route: str, fix: bool, main_file: Optional[str],
-          tarball: Optional[str], as_json: bool) -> int:
+          tarball: Optional[str], html: str, as_json: bool) -> int:
     """Check that the paper in DIR is ready to upload to arXiv.
 
     Finds the main file, checks pith.sty, the include and its number, looks for anything
@@ -404,4 +408,4 @@ def check(directory: str, route: str, fix: bool, main_file: Optional[str],
     """
     from .readiness import check_command
 
-    return check_command(directory, route, fix, main_file, as_json, tarball)
+    return check_command(directory, route, fix, main_file, as_json, tarball, html)

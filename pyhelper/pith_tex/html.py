@@ -16,25 +16,26 @@ paper (a figure format, another package), which are named but are not pith's to 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
-import signal
-import stat
-import subprocess
 import tempfile
+import time
 from html.parser import HTMLParser
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .checks import Check, FAIL, OK, WARN
+from .safecopy import Budget, code_file, copy_listed
+from .safeio import read_regular
 from .identifier import URL_BASE
 
 PRELOAD = "--preload=[nobibtex,ids,localrawstyles]latexml.sty"
 #: Seconds for one conversion (the example paper takes about 3 s).
 TIMEOUT = 180.0
-#: Bytes of LaTeXML output kept (it can repeat one error thousands of times).
+#: Bytes of LaTeXML output read back (it can repeat one error thousands of times).
 OUTPUT_CAP = 1 << 20
+#: The most LaTeXML may write to its output or its log before it is stopped.
+LOG_CAP = 20 << 20
 
 
 class _Links(HTMLParser):
@@ -80,21 +81,6 @@ class _Links(HTMLParser):
             self._error_text.append(data)
 
 
-def _copy_regular(src: str, dst: str) -> None:
-    """Copy the regular files of *src* (recursively, no dot files): never a symlink, a
-    device or a FIFO, which LaTeXML on arXiv would not see either."""
-    os.makedirs(dst, exist_ok=True)
-    for name in os.listdir(src):
-        if name.startswith("."):
-            continue
-        s, d = os.path.join(src, name), os.path.join(dst, name)
-        st = os.lstat(s)
-        if stat.S_ISDIR(st.st_mode):
-            _copy_regular(s, d)
-        elif stat.S_ISREG(st.st_mode):
-            shutil.copyfile(s, d)
-
-
 _SUMMARY_RE = re.compile(r"Conversion complete: ([^\n(]*)")
 _ERROR_RE = re.compile(r"^(Error|Fatal):[^\n]*", re.M)
 _UNDEFINED_RE = re.compile(r"undefined macros?\[([^\]]*)\]")
@@ -107,29 +93,35 @@ _POLICY_HINT = (" (this machine's ImageMagick security policy forbids reading th
                 "/etc/ImageMagick-6/policy.xml on Debian and Ubuntu)")
 
 
-def _convert(latexmlc: str, paper: str, main: str, out: str,
-             timeout: float) -> Tuple[Optional[int], str]:
-    """Run the conversion; (exit code or None on timeout, its output)."""
-    cmd = [latexmlc, PRELOAD, "--dest=" + os.path.join(out, "main.html"),
-           "--log=" + os.path.join(out, "latexml.log"), main]
-    proc = subprocess.Popen(cmd, cwd=paper, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        data, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        # What LaTeXML said before it was stopped: which files it had opened.
-        data, _ = proc.communicate()
-        return None, (data or b"")[-OUTPUT_CAP:].decode("utf-8", "replace")
-    finally:
-        # Ctrl-C (KeyboardInterrupt) or any other exit: LaTeXML is in its own session, so
-        # the terminal's SIGINT never reaches it; without this it ran on, orphaned, for
-        # up to ten minutes in a deleted directory.
-        if proc.poll() is None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    return proc.returncode, data[-OUTPUT_CAP:].decode("utf-8", "replace")
+def latexml_env(tmp: str) -> Dict[str, str]:
+    """LaTeXML's environment: its search paths are the copy (its working directory) and
+    the installed LaTeXML and TeX Live, never a personal tree (``TEXMFHOME``, which
+    kpsewhich would search for ``X.sty.ltxml`` too) or ``TEXINPUTS``; its temporary and
+    cache files go to *tmp* (the scratch directory)."""
+    env = dict(os.environ)
+    for k in ("TEXINPUTS", "BIBINPUTS", "BSTINPUTS", "LATEXML_KPSEWHICH"):
+        env.pop(k, None)
+    env["TEXMFHOME"] = os.path.join(tmp, "no-texmf-home")
+    env["TEXMFVAR"] = os.path.join(tmp, "texmf-var")
+    env["TMPDIR"] = tmp
+    return env
+
+
+def _convert(latexmlc: str, paper: str, main: str, out: str, timeout: float,
+             tick: Optional[Callable[[], None]] = None
+             ) -> Tuple[Optional[int], str, Optional[str]]:
+    """Run the conversion, its output streamed to a capped file: (exit code, None when
+    stopped; the last :data:`OUTPUT_CAP` bytes of its output; why it was stopped,
+    "time" or "output", or None)."""
+    from .bounded import run_limited
+
+    log = os.path.join(out, "latexml.log")
+    cmd = [latexmlc, PRELOAD, "--dest=" + os.path.join(out, "main.html"), "--log=" + log,
+           "./" + main if main.startswith("-") else main]
+    r = run_limited(cmd, paper, latexml_env(os.path.dirname(out)),
+                    time.monotonic() + timeout, os.path.join(out, "latexml-output.txt"),
+                    (log,), cap=LOG_CAP, tick=tick, keep=OUTPUT_CAP)
+    return r.returncode, r.output, r.stopped
 
 
 # LaTeXML's progress: "(Loading X...", "(Processing definitions|content X...",
@@ -171,29 +163,73 @@ def _timed_out(main: str, output: str, timeout: float) -> Check:
                  "above" % (timeout, where))
 
 
+def _listing(directory: str) -> List[str]:
+    """Every regular file under *directory*, no dot file, relative names."""
+    names: List[str] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and not os.path.islink(os.path.join(root, d)))
+        names.extend(os.path.relpath(os.path.join(root, n), directory) for n in sorted(files)
+                     if not n.startswith("."))
+    return names
+
+
+#: The most of LaTeXML's page that is read back.
+MAX_PAGE = 64 << 20
+
+
 def check_html(directory: str, main: str, number: Optional[str] = None,
-               timeout: float = TIMEOUT, expect_badge: bool = True) -> Check:
+               timeout: float = TIMEOUT, expect_badge: bool = True,
+               files: Optional[List[str]] = None, budget: Optional[Budget] = None,
+               tick: Optional[Callable[[], None]] = None, whole: bool = True) -> Check:
     """Convert *main* (a file name in *directory*) as arXiv does and check the badge.
 
     *number* is the paper's Pith Number when known (the link must then go to it);
-    *expect_badge* is False for an anonymous submission (there must then be no link)."""
+    *expect_badge* is False for an anonymous submission (there must then be no link).
+    LaTeXML converts a fresh copy of *files* (the upload list; default: every regular
+    file of *directory*), never a binding or anything else it would run as code
+    (:func:`pith_tex.safecopy.code_file`): a paper that brings one fails, named.
+    *budget*: what may still be copied; *tick*: called while LaTeXML runs.  *whole*
+    False: the reduced document (:mod:`pith_tex.titleblock`: preamble and title block)
+    where it can be made; what LaTeXML says about the rest of the paper is then not
+    looked at (``check --html full`` does)."""
+    names = _listing(directory) if files is None else list(files)
+    code_files = [(n, why) for n in names for why in [code_file(os.path.basename(n))]
+                  if why is not None]
+    if code_files:
+        return Check("html", FAIL, "not converted: %s: LaTeXML, as arXiv runs it, would run "
+                     "it" % "; ".join("%s is %s" % (n, why) for n, why in code_files))
     latexmlc = shutil.which("latexmlc")
     if latexmlc is None:
         return Check("html", WARN, "not checked: LaTeXML (latexmlc) is not installed, so the "
                      "HTML view arXiv makes of the paper was not tried (apt-get install latexml)")
     with tempfile.TemporaryDirectory(prefix="latexml-") as tmp:
         paper, out = os.path.join(tmp, "paper"), os.path.join(tmp, "out")
-        _copy_regular(directory, paper)
+        os.makedirs(paper)
         os.makedirs(out)
-        code, output = _convert(latexmlc, paper, main, out, timeout)
+        refused = copy_listed(directory, names, paper, budget)
+        if refused:
+            return Check("html", WARN if files is None else FAIL,
+                         "not converted: %s" % "; ".join("%s is %s" % (r.path, r.why)
+                                                        for r in refused))
+        part = None if whole else _reduce_in(paper, main)
+        code, output, stopped = _convert(latexmlc, paper, main, out, timeout, tick)
         output = output.replace(paper + os.sep, "")  # names as in the upload
+        if stopped == "output":
+            return Check("html", FAIL, "LaTeXML wrote more than %d MB of output and log: "
+                         "stopped" % (LOG_CAP >> 20))
         if code is None:
             return _timed_out(main, output, timeout)
         page = os.path.join(out, "main.html")
         html = ""
-        if os.path.exists(page):
-            with open(page, encoding="utf-8", errors="replace") as f:
-                html = f.read()
+        try:
+            data = read_regular(page, MAX_PAGE, follow_symlinks=False)
+        except OSError:
+            data = b""
+        if data is None:
+            return Check("html", WARN, "not checked: LaTeXML's page is larger than %d MB"
+                         % (MAX_PAGE >> 20))
+        html = data.decode("utf-8", "replace")
     summary = _SUMMARY_RE.search(output)
     said = summary.group(1).strip() if summary else "no summary (exit %d)" % code
     # What LaTeXML reports about the rest of the paper (a figure format, another
@@ -206,6 +242,14 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
     problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
                 for p in problems]
     ours = [p for p in problems if _OURS_RE.search(p)]
+    converted, after = "%s as arXiv does" % main, ""
+    if part is not None:
+        # Packages left out of the reduced document leave their commands undefined: not
+        # the paper's problems, and the rest of the paper was not converted.
+        problems = [p for p in problems if p.startswith("Fatal:")]
+        converted = "the preamble and title block of %s as arXiv does" % main
+        after = " (%scheck --html full converts the whole paper)" % (
+            "left out of the preamble: %s; " % ", ".join(part) if part else "")
     if ours:
         return Check("html", FAIL, "LaTeXML, as arXiv runs it: %s (%s)" % (ours[0], said))
     if not html:
@@ -222,7 +266,7 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
             return Check("html", FAIL, "anonymous, but the HTML page links to or names the "
                          "Pith Number")
         return Check("html", OK, "LaTeXML converts %s with no error; anonymous: no badge "
-                     "in the page" % main)
+                     "in the page%s" % (converted, after))
     if len(parser.links) != 1:
         # A fatal error elsewhere can cut the page short before the badge: name it.
         fatal = [p for p in problems if p.startswith("Fatal:")]
@@ -241,5 +285,28 @@ def check_html(directory: str, main: str, number: Optional[str] = None,
         return Check("html", WARN, "the badge renders in arXiv's HTML view (%r, linked to %s), "
                      "but LaTeXML also reports, about the rest of the paper: %s"
                      % (text, href, problems[0]))
-    return Check("html", OK, "LaTeXML converts %s as arXiv does, with no error; the badge "
-                 "reads %r and links to %s" % (main, text, href))
+    return Check("html", OK, "LaTeXML converts %s, with no error; the badge reads %r and "
+                 "links to %s%s" % (converted, text, href, after))
+
+
+def _reduce_in(paper: str, main: str) -> Optional[List[str]]:
+    """Replace *main* in the copy *paper* by its reduced document; the packages left out
+    (None: the title block cannot be told, the whole paper stays)."""
+    from .safeio import MAX_TEX
+    from .titleblock import reduce
+
+    path = os.path.join(paper, main)
+    try:
+        data = read_regular(path, MAX_TEX, follow_symlinks=False)
+    except OSError:
+        return None
+    if data is None:
+        return None
+    text = data.decode("utf-8", "surrogateescape")
+    reduced = reduce(text)
+    if reduced is None:
+        return None
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "wb") as f:
+        f.write(reduced[0].encode("utf-8", "surrogateescape"))
+    return reduced[1]

@@ -351,11 +351,52 @@ def test_ctrl_c_during_the_html_check_stops_latexml(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
-def test_margin_placement_has_the_badge_after_the_title(tmp_path: Path, binding: bool) -> None:
-    """placement=margin: the PDF's stamp is in the margin of page 1; a web page has none,
-    so the HTML has the badge where the title badge would be, once."""
-    output, page = convert(paper(tmp_path / "p", "ieeetran", options="placement=margin"),
-                           binding)
+@pytest.mark.parametrize("placement", ["corner", "margin"])
+def test_corner_and_margin_placements_get_the_badge_after_the_title(
+        tmp_path: Path, binding: bool, placement: str) -> None:
+    # An HTML page has no corner and no margin: the badge goes where the title badge
+    # goes (issue 21: placement=corner papers had no badge in arXiv's HTML view, and
+    # 'pith-tex check' failed them).
+    d = paper(tmp_path / "paper", options="placement=%s" % placement)
+    output, page = convert(d, binding)
     assert_clean(output, page)
-    text = badge(page)
-    assert f"pith:2025:{NUM}" in text and "checked" in text
+    assert f"pith:2025:{NUM}" in badge(page)
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+def test_manual_placement_gets_only_the_authors_badge(tmp_path: Path, binding: bool) -> None:
+    d = paper(tmp_path / "paper", options="placement=manual")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("Some text.", "Some text. \\pithbadge"))
+    output, page = convert(d, binding)
+    links = _Links()
+    links.feed(page)
+    assert len(links.links) == 1, links.links
+
+
+# LIPIcs' mechanism (written here, not copied): a class LaTeXML has no binding for, in
+# the upload, that takes the option anonymous and \LoadClass'es article with options of
+# its own. LaTeXML stands OmniBus in for it and loads article with those options, so
+# \@classoptionslist no longer holds anonymous (the number showed in the HTML view of a
+# review copy); OmniBus keeps the paper's options in \opt@OmniBus.cls.
+STAND_IN_CLASS = (r"\NeedsTeXFormat{LaTeX2e}\ProvidesClass{lipstand}"
+                  r"\DeclareOption{anonymous}{\let\authoranonymous\relax}"
+                  r"\DeclareOption*{\PassOptionsToClass{\CurrentOption}{article}}"
+                  "\\ProcessOptions\n\\LoadClass[twoside,notitlepage,fleqn]{article}\n")
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+@pytest.mark.parametrize("options,links", [("a4paper,UKenglish, anonymous", 0),
+                                           ("a4paper,UKenglish", 1)])
+def test_anonymous_class_option_of_a_class_latexml_stands_in_for(
+        tmp_path: Path, binding: bool, options: str, links: int) -> None:
+    d = paper(tmp_path / "paper")
+    (d / "lipstand.cls").write_text(STAND_IN_CLASS, encoding="ascii")
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace(CLASSES["article"],
+                                             "\\documentclass[%s]{lipstand}" % options))
+    output, page = convert(d, binding)
+    found = _Links()
+    found.feed(page)
+    assert len(found.links) == links, (found.links, output[-2000:])
+    assert (NUM in page) is bool(links)

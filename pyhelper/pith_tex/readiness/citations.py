@@ -18,9 +18,25 @@ _UNDEF_CITE_RE = re.compile(r"Citation [`']([^']*)' (?:on page [0-9]+ )?undefine
 _UNDEF_REF_RE = re.compile(r"Reference [`']([^']*)' on page [0-9]+ undefined")
 
 
+def active_bibliography(sources: List[str]) -> Optional[str]:
+    """"bibtex" when an uncommented ``\\bibliography``, ``\\addbibresource`` or
+    ``\\printbibliography`` is in the paper's sources (only then is BibTeX or biber the
+    way to define a citation), "hand" for a ``thebibliography`` written out, else None."""
+    hand = False
+    for path in sources:
+        try:
+            text = "\n".join(strip_comments(read_tex(path)))
+        except OSError:
+            continue
+        if _BIB_RE.search(text):
+            return "bibtex"
+        hand = hand or bool(_THEBIB_RE.search(text))
+    return "hand" if hand else None
+
+
 def needs_bbl(sources: List[str]) -> bool:
-    """Whether the paper cites through BibTeX/biber (``\\cite`` or ``\\bibliography``
-    with no ``thebibliography`` written by hand)."""
+    """Whether the paper cites through BibTeX/biber (an uncommented ``\\bibliography``
+    or ``\\addbibresource``, no ``thebibliography`` written by hand)."""
     cites = bib = hand = False
     for path in sources:
         try:
@@ -30,22 +46,38 @@ def needs_bbl(sources: List[str]) -> bool:
         cites = cites or bool(_CITE_RE.search(text))
         bib = bib or bool(_BIB_RE.search(text))
         hand = hand or bool(_THEBIB_RE.search(text))
-    return (cites or bib) and not hand
+    # Citations with no \bibliography at all: the undefined-citation check says what is
+    # missing; "run bibtex" would be no advice (issue 21).
+    return bib and not hand
 
 
 def check_citations(directory: str, job: str, sources: List[str],
-                    log: Optional[str]) -> Check:
-    """*sources*: the paper's ``.tex`` files; *log*: the last run's log (None: no compile)."""
+                    log: Optional[str], finished: bool = True) -> Check:
+    """*sources*: the paper's ``.tex`` files; *log*: the last run's log (None: no compile);
+    *finished*: the compile made its PDF (else the log of a run that stopped tells
+    nothing of citations: not checked)."""
     bbl = job + ".bbl"
     has_bbl = os.path.isfile(os.path.join(directory, bbl))
     if needs_bbl(sources) and not has_bbl:
         return Check("citations", FAIL, "the paper cites but there is no %s: arXiv does not "
                      "run BibTeX: run bibtex (or biber) %s and upload %s" % (bbl, job, bbl))
-    if log is None:
-        return Check("citations", WARN, "%s; not compiled, so undefined citations are not "
-                     "checked" % ("%s is there" % bbl if has_bbl else "no bibliography"))
+    if log is None or not finished:
+        return Check("citations", WARN, "%s; not checked: %s" % (
+            "%s is there" % bbl if has_bbl else "no bibliography",
+            "not compiled" if log is None else "the compile stopped before the end (see "
+            "compile), so undefined citations are not known"))
     cites = sorted(set(_UNDEF_CITE_RE.findall(log)))
     refs = sorted(set(_UNDEF_REF_RE.findall(log)))
+    how = active_bibliography(sources) if cites else "bibtex"
+    if how is None:
+        return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
+                     "[?]): %s; the paper has no active bibliography (no uncommented "
+                     "\\bibliography, \\addbibresource or thebibliography): add one"
+                     % ", ".join(cites[:10]))
+    if how == "hand":
+        return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
+                     "[?]): %s; the paper's thebibliography has no \\bibitem for them"
+                     % ", ".join(cites[:10]))
     if cites:
         return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
                      "[?]): %s; arXiv does not run BibTeX: run bibtex %s again and upload %s"

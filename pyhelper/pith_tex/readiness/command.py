@@ -10,6 +10,9 @@ from .compiler import ROUTES
 from .run import Readiness, run_checks
 
 
+#: Seconds between two progress lines while one step goes on.
+HEARTBEAT = 5.0
+
 #: ``verdict`` in ``check --json``, by exit code.
 VERDICTS = {0: "ready", 1: "failed", 2: "usage-error", 3: "could-not-check"}
 
@@ -45,7 +48,7 @@ def check_json(r: Optional[Readiness], code: int, error: Optional[str],
 
 
 def check_command(directory: str, route: str, fix: bool, main: Optional[str],
-                  as_json: bool, tarball: Optional[str] = None) -> int:
+                  as_json: bool, tarball: Optional[str] = None, html: str = "title") -> int:
     """The body of ``pith-tex check``: print each check as it completes, then exit 0 or
     raise the decisive error.  *tarball*: write the upload there when the paper is ready."""
     import sys
@@ -56,15 +59,38 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     from ..report import LABELS, dumps
     from .upload import check_tarball_target, write_tarball
 
-    live = not as_json and sys.stderr.isatty()
-    shown = [0]  # the width of the progress line on the terminal, to clear it
+    import time
 
-    def progress(text: str) -> None:
+    live = not as_json and sys.stderr.isatty()
+    # Piped (CI, a log file): each phase's start as a line of its own with the seconds
+    # since check began, and a line at least every HEARTBEAT s while one goes on.  On a
+    # terminal: the same on one line, rewritten.  --json: nothing on stderr but errors.
+    piped = not as_json and not live
+    shown = [0]  # the width of the progress line on the terminal, to clear it
+    start = time.monotonic()
+    phase = [("", start, start)]  # (what, when it began, when last said)
+
+    def say(line: str) -> None:
         if live:
-            line = "... %s" % text
             sys.stderr.write("\r" + line.ljust(shown[0]))
             sys.stderr.flush()
             shown[0] = len(line)
+        else:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+    def progress(text: Optional[str]) -> None:
+        if not (live or piped):
+            return
+        now = time.monotonic()
+        what, began, said = phase[0]
+        if text is not None:
+            phase[0] = (text, now, now)
+            say("... %s (%.1f s)" % (text, now - start))
+        elif what and now - said >= HEARTBEAT:
+            phase[0] = (what, began, now)
+            say("... %s: still running, %.0f s in this step (%.1f s)"
+                % (what.split(" (")[0], now - began, now - start))
 
     def report(c: Check, extra: List[str]) -> None:
         if as_json:
@@ -80,7 +106,8 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     try:
         if tarball is not None:
             check_tarball_target(tarball)  # before minutes of compiling, and nothing lost
-        r = run_checks(directory, route, fix, main, report=report, progress=progress)
+        r = run_checks(directory, route, fix, main, report=report, progress=progress,
+                       html=html)
     except PithError as e:
         if as_json:
             echo(dumps(check_json(None, e.exit_code, e.message, directory, route)))

@@ -34,6 +34,9 @@ def _env(workdir: str) -> Dict[str, str]:
     for k in ("TEXINPUTS", "BIBINPUTS", "BSTINPUTS"):
         env.pop(k, None)  # only the upload itself, as on arXiv
     env["TEXMFHOME"] = os.path.join(workdir, "no-texmf-home")  # no personal packages
+    # Fonts made on the fly (mktexpk, mktextfm) go to the scratch directory: nothing is
+    # written outside it.
+    env["TEXMFVAR"] = os.path.join(workdir, "texmf-var")
     env["max_print_line"] = "10000"  # error lines unwrapped in the log
     return env
 
@@ -80,9 +83,11 @@ def _arg(name: str) -> str:
 
 def compile_paper(paper: str, main: str, route: str,
                   budget_seconds: float = COMPILE_BUDGET,
-                  progress: Optional[Callable[[str], None]] = None) -> Compiled:
+                  progress: Optional[Callable[[str], None]] = None,
+                  tick: Optional[Callable[[], None]] = None) -> Compiled:
     """Compile *main* in the directory *paper* (a scratch copy) on *route*, under
-    :mod:`pith_tex.readiness.sandbox`'s limits.  *progress* hears "pdflatex run 2" etc."""
+    :mod:`pith_tex.readiness.sandbox`'s limits.  *progress* hears "pdflatex run 2" etc.;
+    *tick* is called about every 0.1 s while a program runs."""
     tools = []
     for name in _TOOLS[route]:
         path = shutil.which(name)
@@ -118,7 +123,7 @@ def compile_paper(paper: str, main: str, route: str,
         while runs < MAX_RUNS:
             runs += 1
             say("%s run %d" % (engine, runs))
-            r = run_limited(cmd, paper, env, end, output, (joblog,))
+            r = run_limited(cmd, paper, env, end, output, (joblog,), tick=tick)
             if r.stopped:
                 return stopped(engine, r.stopped)
             try:
@@ -130,6 +135,9 @@ def compile_paper(paper: str, main: str, route: str,
                 if route != "xelatex" and _NEEDS_XETEX_RE.search(first):
                     # fontspec, unicode-math: the paper is a XeLaTeX (or LuaLaTeX) one.
                     first += "; a XeLaTeX paper: pith-tex check --route xelatex"
+                hint = missing_file_hint(paper, first, route)
+                if hint is not None:
+                    first += "; " + hint
                 return Compiled(Check("compile", FAIL, "%s failed (run %d): %s"
                                       % (engine, runs, first)), None, excerpt, log,
                                 _recorded(paper, job))
@@ -146,9 +154,9 @@ def compile_paper(paper: str, main: str, route: str,
         if route == "dvips":
             for cmd2, name in (([tools[1], "-R2", "-q", "-z", _arg(job + ".dvi"), "-o",
                                  _arg(job + ".ps")], "dvips -R2 -q -z"),
-                               ([tools[2], _arg(job + ".ps"), _arg(job + ".pdf")], "ps2pdf")):
+                               ([tools[2], "-dSAFER", _arg(job + ".ps"), _arg(job + ".pdf")], "ps2pdf")):
                 say(name)
-                r = run_limited(cmd2, paper, env, end, output)
+                r = run_limited(cmd2, paper, env, end, output, tick=tick)
                 if r.stopped:
                     return stopped(name, r.stopped)
                 if r.returncode != 0:
@@ -209,3 +217,77 @@ def tex_roots() -> List[str]:
                 continue
             roots.extend(v for v in p.stdout.strip().split(":") if v.startswith("/"))
     return roots
+
+
+_MISSING_RE = re.compile(r"File [`']([^`']+)' not found|I can't find file [`']([^`']+)'"
+                         r"|Unknown graphics extension: (\.[A-Za-z0-9]+)")
+_FIGURES = (".pdf", ".png", ".jpg", ".jpeg", ".jbig2", ".jb2")
+
+
+def _found_in(paper: str, names: List[str]) -> List[str]:
+    """Where files named *names* are in the copy *paper*, relative, outside its top."""
+    found = []
+    for root, dirs, files in os.walk(paper):
+        dirs[:] = sorted(dirs)
+        if root == paper:
+            continue
+        found.extend(os.path.relpath(os.path.join(root, n), paper) for n in sorted(files)
+                     if n in names)
+    return found
+
+
+def missing_file_hint(paper: str, first: str, route: str) -> Optional[str]:
+    """What to do about the file the compile's first error says is missing: a figure the
+    dvips route cannot read, a file in a subdirectory (arXiv searches none: a
+    ``TEXINPUTS=.//`` in a Makefile does not reach it), a file only this machine has
+    (TEXMFHOME, TEXINPUTS).  None when there is nothing to say."""
+    m = _MISSING_RE.search(first)
+    if m is None:
+        return None
+    if m.group(3) is not None:
+        ext = m.group(3).lower()
+        if route == "dvips" and ext in _FIGURES:
+            return ("the dvips route (latex) reads .eps figures only, not %s: convert the "
+                    "figures to .eps, or check with --route pdflatex" % ext)
+        return None
+    name = m.group(1) or m.group(2)
+    base = os.path.basename(name)
+    stem, ext = os.path.splitext(base)
+    if route == "dvips" and ext.lower() in ("",) + _FIGURES:
+        there = sorted(n for n in os.listdir(os.path.join(paper, os.path.dirname(name)))
+                       if os.path.splitext(n)[0] == stem
+                       and os.path.splitext(n)[1].lower() in _FIGURES) \
+            if os.path.isdir(os.path.join(paper, os.path.dirname(name))) else []
+        if there:
+            return ("%s is there, but the dvips route (latex) reads .eps figures only: "
+                    "convert it to .eps, or check with --route pdflatex"
+                    % os.path.join(os.path.dirname(name), there[0]))
+    names = [base] if ext else [base, base + ".tex"]
+    found = _found_in(paper, names)
+    if found:
+        return ("%s is in %s: arXiv compiles in the top directory and searches no "
+                "subdirectory (a TEXINPUTS=.// setting does not reach it): move it beside "
+                "the main file, or name it with its directory" % (base, found[0]))
+    exe = shutil.which("kpsewhich")
+    if exe is None:
+        return None
+    for cand in names:
+        try:
+            # this machine's own settings; from /, so that no "." is the paper's
+            p = subprocess.run([exe, cand], capture_output=True, text=True, timeout=30,
+                               stdin=subprocess.DEVNULL, cwd="/")
+        except (OSError, subprocess.SubprocessError):
+            return None
+        where = p.stdout.strip()
+        if p.returncode == 0 and where:
+            return ("this machine has %s at %s (your TEXMFHOME or TEXINPUTS), which arXiv "
+                    "does not have: copy it beside the main file and upload it"
+                    % (cand, where))
+    return None
+
+
+def engine_and_env(route: str, paper: str) -> Optional[Tuple[str, Dict[str, str]]]:
+    """The LaTeX engine of *route* and its environment for the copy *paper*, as
+    :func:`compile_paper` runs it; None when the engine is not installed."""
+    path = shutil.which(_ENGINES[route])
+    return None if path is None else (path, _env(os.path.dirname(paper)))

@@ -2,7 +2,7 @@
 
 Each check is handed to *report* as soon as it is known, so the author sees progress;
 *progress* hears which compile run is going ("compile: pdflatex run 2"), and when
-LaTeXML starts ("html: ...").
+LaTeXML starts ("html: ..."); None about every 0.1 s while a program runs (a heartbeat).
 """
 
 from __future__ import annotations
@@ -16,13 +16,15 @@ from ..discover import read_tex
 from ..errors import UsageError
 from ..html import TIMEOUT as HTML_TIMEOUT, check_html
 from .citations import check_citations
-from .compiler import ROUTES, compile_paper, tex_roots
+from .compiler import ROUTES, compile_paper, engine_and_env, tex_roots
+from .pagecost import short_page, pages_in_log, pages_without_badge
 from .includes import (anonymous_include, anonymous_reason, check_include, check_number,
                        check_title, include_from_compile, include_read, include_setting,
                        qr_asked)
 from .mainfile import find_main
 from .paths import check_paths
 from .pdfcheck import badge_missed, check_pdf, review_mode_hint
+from ..safecopy import COPY_CAP, Budget, code_file, code_written
 from .sandbox import Refused, copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
@@ -54,18 +56,32 @@ def _tex_sources(directory: str) -> List[str]:
 
 def _files_check(refused: List[Refused]) -> Check:
     if not refused:
-        return Check("files", OK, "regular files only")
-    return Check("files", FAIL, "arXiv takes regular files only: %s; replace each with the "
-                 "file itself" % "; ".join("%s is %s" % (shown_name(r.path), r.why)
-                                           for r in refused))
+        return Check("files", OK, "regular files only, nothing a tool would run as code, "
+                     "%d MB at most" % (COPY_CAP // 1000000))
+    code = [r for r in refused if code_file(r.path) is not None]
+    other = [r for r in refused if code_file(r.path) is None]
+    parts = ["%s is %s" % (shown_name(r.path), r.why) for r in code]
+    if other:
+        parts.append("arXiv takes regular files only, %d MB at most: %s; replace each with "
+                     "the file itself" % (COPY_CAP // 1000000, "; ".join(
+                         "%s is %s" % (shown_name(r.path), r.why) for r in other)))
+    return Check("files", FAIL, "; ".join(parts))
+
+
+def _uncopied(refused: List[Refused]) -> List[Refused]:
+    """The regular files left out of the copy (past the cap): the compile would miss them."""
+    return [r for r in refused if "arXiv takes for a whole upload" in r.why]
 
 
 def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                main: Optional[str] = None,
                report: Optional[Callable[[Check, List[str]], None]] = None,
-               progress: Optional[Callable[[str], None]] = None) -> Readiness:
+               progress: Optional[Callable[[Optional[str]], None]] = None,
+               html: str = "title") -> Readiness:
     """Every check of ``pith-tex check``; :class:`UsageError` when there is no main file.
-    *report* is called with each check (and the compile's log excerpt) as it completes."""
+    *report* is called with each check (and the compile's log excerpt) as it completes.
+    *html*: what LaTeXML converts: "title" (the preamble and title block), "full" (the
+    whole paper) or "off" (nothing)."""
     if route not in ROUTES:
         raise UsageError("unknown route %s (%s)" % (route, ", ".join(ROUTES)))
     checks: List[Check] = []
@@ -96,25 +112,40 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
     pdf_out: Optional[FileOutcome] = None
     log: Optional[str] = None
     upload: Optional[List[str]] = None
+    expected: Optional[str] = None  # the number the PDF and the HTML view must show
     setting = include_setting(main_text)
     with scratch() as tmp:
         paper = os.path.join(tmp, "paper")
+        budget = Budget()
         try:
-            refused = copy_upload(directory, paper, job)
+            refused = copy_upload(directory, paper, job, budget)
         except OSError as e:
             raise UsageError("cannot read %s: %s" % (directory, e))
         add(_files_check(refused))
         compiled = None
-        if not os.path.exists(os.path.join(paper, "pith.sty")):
+        if _uncopied(refused):
+            add(check_paths(directory, []))
+            add(Check("compile", ERROR, "not run: %s was not copied (more than %d MB)"
+                      % (shown_name(_uncopied(refused)[0].path), COPY_CAP // 1000000)))
+        elif not os.path.exists(os.path.join(paper, "pith.sty")):
             add(check_paths(directory, []))
             add(Check("compile", ERROR, "not run: pith.sty is missing"))
         else:
             compiled = compile_paper(paper, main_name, route, progress=None if progress is None
-                                     else lambda text: progress("compile: " + text))
+                                     else lambda text: progress("compile: " + text),
+                                     tick=None if progress is None
+                                     else lambda: progress(None))
             outside: List[str] = []
             if compiled.recorded is not None:
                 outside = outside_reads(compiled.recorded, paper, tex_roots())
-            add(check_paths(directory, outside))
+            paths = check_paths(directory, outside)
+            if paths.status == OK and compiled.check.status == FAIL:
+                # The files the compile would have read after it stopped were not seen.
+                paths = Check("paths", WARN, "not checked in full: every file the paper "
+                              "names is inside the upload, but the compile stopped before "
+                              "the end (see compile), so what it would have read after "
+                              "that was not seen")
+            add(paths)
             excerpt, log = compiled.excerpt, compiled.log
             add(compiled.check, excerpt)
             if compiled.recorded is not None:
@@ -148,12 +179,12 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         add(number)
         add(check_title(directory, main_name, main_text, inc,
                         None if compiled is None or anonymous is not None else compiled.pdf))
-        add(check_citations(directory, job, sources, log))
+        add(check_citations(directory, job, sources, log,
+                            finished=compiled is not None and compiled.pdf is not None))
         if compiled is None or compiled.pdf is None:
             add(Check("pdf", ERROR, "not checked: %s" % (
                 "nothing was compiled" if compiled is None else "no PDF was made")))
         else:
-            expected = None
             if inc is not None and inc.outcome is not None and (
                     number.status == OK or anonymous is not None):
                 # Anonymous: the number check is a WARN when the sources name the number,
@@ -174,17 +205,74 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                                   "review copy, pith.sty did not see it and the badge names "
                                   "the authors: use \\usepackage[anonymous]{pith}"
                                   % (pdf_check.detail, hint))
+            if pdf_check.status == OK and anonymous is None and log is not None:
+                pdf_check = _page_cost(pdf_check, paper, main_name, route, compiled.pdf, log,
+                                       progress)
             add(pdf_check)
-            # arXiv's HTML view, converted from the same upload (LaTeXML); in the anonymous
-            # mode the page must show nothing of the number.
-            if progress is not None and shutil.which("latexmlc") is not None:
-                # Up to HTML_TIMEOUT s with no other sign of life: say what runs.
-                progress("html: LaTeXML converts the paper as arXiv does for its HTML view "
-                         "(up to %d s)" % HTML_TIMEOUT)
-            add(check_html(paper, main_name, expected, expect_badge=anonymous is None))
         if upload is not None and compiled is not None and compiled.pdf is not None:
-            add(upload_check(upload, paper))
+            upload_line = upload_check(upload, paper)
         else:  # a compile that stopped read only part of the paper: no list to trust
             upload = None
-            add(Check("upload", ERROR, "not listed: the compile did not finish"))
+            upload_line = Check("upload", ERROR, "not listed: the compile did not finish")
+        if compiled is not None and compiled.pdf is not None:
+            add(_html(directory, paper, main_name, upload, refused, expected,
+                      anonymous is None, budget, progress, html))
+        add(upload_line)
     return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload)
+
+
+def _page_cost(pdf_check: Check, paper: str, main: str, route: str, pdf: str, log: str,
+               progress: Optional[Callable[[Optional[str]], None]]) -> Check:
+    """*pdf_check*, or a WARN when pith's badge makes the paper a page longer
+    (:mod:`.pagecost`): a page limit counts it."""
+    pages = pages_in_log(log)
+    if pages is None or not short_page(pdf, pages):
+        return pdf_check
+    tex = engine_and_env(route, paper)
+    if tex is None:
+        return pdf_check
+    if progress is not None:
+        progress("compile: once more without the badge (the last page holds little)")
+    without = pages_without_badge(paper, main, tex[0], tex[1],
+                                  tick=None if progress is None else lambda: progress(None))
+    if without is None or without >= pages:
+        return pdf_check
+    return Check("pdf", WARN, "%s; but pith's badge makes the paper %d pages, %d without it "
+                 "(its last page holds what the badge pushed over): if a page limit counts, use "
+                 "\\usepackage[placement=margin]{pith}, which leaves the layout unchanged"
+                 % (pdf_check.detail, pages, without))
+
+
+def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
+          refused: List[Refused], expected: Optional[str], expect_badge: bool,
+          budget: Budget, progress: Optional[Callable[[Optional[str]], None]],
+          mode: str) -> Check:
+    """arXiv's HTML view, converted by LaTeXML from a fresh copy of the upload list taken
+    from DIR (never the compiled copy, where TeX may have written anything); in the
+    anonymous mode the page must show nothing of the number.  Nothing runs when the
+    paper brings, or its compile writes, a file LaTeXML would run as code."""
+    shipped = [r.path for r in refused if code_file(r.path) is not None]
+    written = code_written(paper)
+    if shipped or written:
+        return Check("html", FAIL, "not converted: %s; LaTeXML, as arXiv runs it for the "
+                     "HTML view, would run %s" % ("; ".join(
+                         ["the paper brings %s" % shown_name(n) for n in shipped]
+                         + ["the compile writes %s (TeX's \\openout)" % shown_name(n)
+                            for n in written]),
+                         "it" if len(shipped) + len(written) == 1 else "them"))
+    if mode == "off":
+        return Check("html", WARN, "not checked (--html off): arXiv's HTML view of the "
+                     "badge was not tried")
+    if upload is None:
+        return Check("html", ERROR, "not converted: no upload list (the compile did not "
+                     "finish)")
+    # The compile's copy goes first: at most one copy of the paper on disk at a time.
+    shutil.rmtree(paper, ignore_errors=True)
+    budget.left = COPY_CAP
+    if progress is not None and shutil.which("latexmlc") is not None:
+        progress("html: LaTeXML converts %s as arXiv does for its HTML view (up to %d s)"
+                 % ("the paper" if mode == "full" else "the preamble and title block",
+                    HTML_TIMEOUT))
+    return check_html(directory, main, expected, expect_badge=expect_badge, files=upload,
+                      budget=budget, tick=None if progress is None else lambda: progress(None),
+                      whole=mode == "full")

@@ -131,25 +131,60 @@ def check_tarball_target(target: str) -> None:
 
 
 def write_tarball(target: str, directory: str, names: List[str]) -> None:
-    """``target`` (.tar.gz): exactly *names*, read from *directory*, as regular files
-    with plain metadata; written to a temp file and renamed, so a failure leaves none."""
-    tmp = target + ".tmp-%d" % os.getpid()
-    try:
-        with tarfile.open(tmp, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+    """``target`` (.tar.gz): exactly *names*, read from *directory* (regular files, never
+    through a link, at most :data:`~pith_tex.safecopy.COPY_CAP` bytes in all), with plain
+    metadata; written as the include is (:func:`pith_tex.atomic.write_atomic_with`: an
+    unnamed or unpredictable temp file, no link followed, mode from the umask), so a
+    failure leaves *target* as it was."""
+    from ..atomic import write_atomic_with
+    from ..safecopy import COPY_CAP
+
+    def fill(fd: int) -> None:
+        left = COPY_CAP
+        with os.fdopen(os.dup(fd), "wb") as raw, \
+                tarfile.open(fileobj=raw, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
             for n in names:
-                path = os.path.join(directory, n)
-                info = tar.gettarinfo(path, arcname=n)
-                if not info.isreg():
-                    raise OSError("%s is not a regular file" % n)
-                info.uid = info.gid = 0
-                info.uname = info.gname = ""
-                info.mode = 0o644
-                with open(path, "rb") as f:
+                if os.path.isabs(n) or ".." in n.split(os.sep):
+                    raise OSError("%s is not a name inside the paper" % n)
+                src = _open_in(directory, n)
+                with os.fdopen(src, "rb") as f:
+                    st = os.fstat(f.fileno())
+                    if st.st_size > left:
+                        raise OSError("the upload is larger than %d MB"
+                                      % (COPY_CAP // 1000000))
+                    left -= st.st_size
+                    info = tarfile.TarInfo(n)
+                    info.size = st.st_size
+                    info.mtime = int(st.st_mtime)
+                    info.mode = 0o644
                     tar.addfile(info, f)
-        os.replace(tmp, target)
+
+    write_atomic_with(target, fill)
+
+
+def _open_in(directory: str, rel: str) -> int:
+    """A read descriptor of the regular file *rel* under *directory*, no component of
+    *rel* followed if it is a link (``O_NOFOLLOW`` at each step, from a directory
+    descriptor), never blocking."""
+    import stat
+
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    parts = rel.split(os.sep)
+    dfd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        for p in parts[:-1]:
+            nxt = os.open(p, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow,
+                          dir_fd=dfd)
+            os.close(dfd)
+            dfd = nxt
+        fd = os.open(parts[-1], os.O_RDONLY | os.O_NONBLOCK | nofollow
+                     | getattr(os, "O_NOCTTY", 0), dir_fd=dfd)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        os.close(dfd)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError("%s is not a regular file" % rel)
+    return fd
 
 
 #: arXiv's limit on a submission's size.

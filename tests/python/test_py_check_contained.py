@@ -1,0 +1,425 @@
+"""``pith-tex check`` runs nothing from the upload, writes nothing outside its scratch
+directory and the named tarball, and copies a bounded amount (issue 21, items 1-3).
+
+Each attack is a small paper of our own built on the example (as test_py_check.py's are),
+with real TeX and the real LaTeXML: a binding that would write a *marker file* outside the
+paper when run; the marker must never appear.  LaTeXML is required here (the attacks are
+against its conversion): a missing latexmlc is an error, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, Tuple
+
+import pytest
+
+from test_py_check import add_to_preamble, check, detail, fetch, pith_tex, statuses
+from texbuild import STY, tool
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "paper" / "main.tex"
+
+
+@pytest.fixture(scope="session")
+def tools() -> None:
+    for name in ("pdflatex", "latexmlc"):
+        tool(name)
+
+
+@pytest.fixture
+def paper(tmp_path: Path, tools: None) -> Path:
+    d = tmp_path / "paper"
+    d.mkdir()
+    shutil.copy(EXAMPLE, d / "main.tex")
+    shutil.copy(STY, d / "pith.sty")
+    fetch(d)
+    return d
+
+
+def perl_binding(marker: Path) -> str:
+    """A LaTeXML binding that, when LaTeXML runs it, writes *marker* (as the issue's
+    bindings read /etc/hostname and ran commands)."""
+    return ("package LaTeXML::Package::Pool;\nuse LaTeXML::Package;\n"
+            "open(my $fh, '>', '%s'); print $fh 'ran'; close($fh);\n1;\n" % marker)
+
+
+def run_check(d: Path, *args: Any) -> Tuple[int, Dict[str, Any], str]:
+    return check(d, *args)
+
+
+# -- 1. nothing from the upload runs ---------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["pith.sty.ltxml", "latexml.sty.ltxml", "main.latexml"])
+def test_a_binding_beside_the_paper_is_not_run_and_fails_named(paper: Path, tmp_path: Path,
+                                                               name: str) -> None:
+    # pith.sty.ltxml beside an unchanged paper; latexml.sty.ltxml, the package arXiv
+    # preloads; main.latexml, which LaTeXML loads before main.tex.
+    marker = tmp_path / "marker"
+    (paper / name).write_text(perl_binding(marker))
+    code, doc, _ = run_check(paper)
+    assert not marker.exists(), "LaTeXML ran the paper's " + name
+    assert code == 1, doc
+    st = statuses(doc)
+    assert st["files"] == "fail" and name in detail(doc, "files"), doc
+    assert "LaTeXML binding" in detail(doc, "files")
+    assert st["html"] == "fail" and name in detail(doc, "html"), doc
+    assert name not in (doc["upload"] or [])
+
+
+def test_a_package_with_its_own_binding_is_not_run(paper: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    (paper / "lxevil.sty").write_text("\\ProvidesPackage{lxevil}\n")
+    (paper / "lxevil.sty.ltxml").write_text(perl_binding(marker))
+    add_to_preamble(paper, "\\usepackage{lxevil}")
+    code, doc, _ = run_check(paper)
+    assert not marker.exists()
+    assert code == 1 and statuses(doc)["html"] == "fail", doc
+    assert "lxevil.sty.ltxml" in detail(doc, "files")
+
+
+# TeX needs no shell escape to write a file beside the paper: \openout writes the binding
+# in the first run; the old check then handed that directory to LaTeXML, which ran it.
+OPENOUT = (r"\newwrite\lxw\immediate\openout\lxw=pith.sty.ltxml"
+           r"\immediate\write\lxw{%s}\immediate\closeout\lxw")
+
+
+def test_a_binding_written_by_the_compile_is_not_run(paper: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    perl = "use LaTeXML::Package; open(my $fh, '>', '%s'); close($fh); 1;" % marker
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace("\\documentclass", OPENOUT % perl
+                                                 + "\n\\documentclass", 1))
+    code, doc, _ = run_check(paper)
+    assert not marker.exists(), "LaTeXML ran a binding TeX wrote"
+    assert code == 1, doc
+    st = statuses(doc)
+    assert st["files"] == "ok"  # the upload itself brings none: the compile made it
+    assert st["html"] == "fail", doc
+    assert "the compile writes pith.sty.ltxml" in detail(doc, "html")
+
+
+def test_a_stylesheet_beside_the_paper_is_not_used(paper: Path, tmp_path: Path) -> None:
+    # LaTeXML's post-processing takes LaTeXML-html5.xsl from the document's directory
+    # first, and XSLT writes files (exsl:document).
+    marker = tmp_path / "marker"
+    (paper / "LaTeXML-html5.xsl").write_text(
+        '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"'
+        ' xmlns:exsl="http://exslt.org/common" extension-element-prefixes="exsl">'
+        '<xsl:template match="/"><exsl:document href="%s" method="text">ran</exsl:document>'
+        '<html/></xsl:template></xsl:stylesheet>' % marker)
+    code, doc, _ = run_check(paper)
+    assert not marker.exists()
+    assert code == 1 and "LaTeXML-html5.xsl" in detail(doc, "files"), doc
+
+
+def test_a_format_beside_the_paper_is_not_loaded(paper: Path) -> None:
+    # kpathsea finds pdflatex.fmt in the current directory before TeX Live's.
+    (paper / "pdflatex.fmt").write_bytes(b"not a format")
+    code, doc, _ = run_check(paper)
+    assert code == 1, doc
+    st = statuses(doc)
+    assert st["files"] == "fail" and "pdflatex.fmt" in detail(doc, "files")
+    assert st["compile"] == "ok", doc  # TeX Live's own format, not the paper's
+
+
+# -- 2. nothing written outside ------------------------------------------------------------
+
+def test_tarball_is_not_written_through_planted_links(paper: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    target = tmp_path / "upload.tar.gz"
+    # The old temp name was TARGET.tmp-<pid>, opened without O_EXCL: links for the next
+    # pids made check write the tarball into the victim and leave the target a link.
+    with open("/proc/sys/kernel/ns_last_pid") as f:
+        last = int(f.read())
+    for pid in range(last + 1, last + 400):
+        os.symlink(victim, "%s.tmp-%d" % (target, pid))
+    r = pith_tex("check", paper, "--tarball", target)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert victim.read_text() == "precious\n"
+    assert not target.is_symlink() and target.is_file()
+    with tarfile.open(target) as tar:
+        assert sorted(tar.getnames()) == ["main.tex", "pith-number.tex", "pith.sty"]
+    assert (target.stat().st_mode & 0o777) == 0o644 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_tarball_reads_no_file_through_a_link(paper: Path, tmp_path: Path) -> None:
+    # The tarball is made from the upload list; a file swapped for a link after the
+    # compile must not bring another file into it.
+    from pith_tex.readiness.upload import write_tarball
+
+    secret = tmp_path / "secret"
+    secret.write_text("not the paper's\n")
+    (paper / "main.tex").unlink()
+    os.symlink(secret, paper / "main.tex")
+    target = tmp_path / "up.tar.gz"
+    with pytest.raises(OSError):
+        write_tarball(str(target), str(paper), ["main.tex", "pith.sty"])
+    assert not target.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".up.tar.gz")] == []
+
+
+def test_nothing_is_written_outside_the_scratch_directory(paper: Path, tmp_path: Path) -> None:
+    # HOME and TMPDIR point into tmp_path: after check, only the scratch is touched and
+    # it is gone; the paper's directory is as it was.
+    home, scratch = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    scratch.mkdir()
+    before = sorted(p.name for p in paper.iterdir())
+    env = dict(os.environ, HOME=str(home), TMPDIR=str(scratch))
+    r = pith_tex("check", paper, "--json", env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert os.listdir(scratch) == []
+    assert sorted(p.name for p in paper.iterdir()) == before
+    assert [str(p.relative_to(home)) for p in home.rglob("*")] == []
+
+
+# -- 3. bounded ------------------------------------------------------------------------------
+
+def _disk_use(path: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for n in files:
+            try:
+                total += os.lstat(os.path.join(root, n)).st_blocks * 512
+            except OSError:
+                pass
+    return total
+
+
+@pytest.mark.parametrize("size", [1 << 30])
+def test_a_sparse_file_is_refused_and_temp_space_stays_bounded(paper: Path, tmp_path: Path,
+                                                               size: int) -> None:
+    # A 212 KB paper with a 4 GiB sparse file became 8.4 GB of temporary copies.
+    with open(paper / "data.bin", "wb") as f:
+        f.truncate(size)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    peak = [0]
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _disk_use(scratch))
+            time.sleep(0.05)
+
+    t = threading.Thread(target=watch)
+    t.start()
+    try:
+        r = pith_tex("check", paper, "--json", env=dict(os.environ, TMPDIR=str(scratch)))
+    finally:
+        done.set()
+        t.join()
+    import json
+
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1, doc
+    assert statuses(doc)["files"] == "fail"
+    files = detail(doc, "files")
+    assert "data.bin" in files and "sparse" in files and "50 MB" in files, files
+    assert peak[0] < 60 * 1000 * 1000, "scratch copies took %d bytes" % peak[0]
+    assert os.listdir(scratch) == []
+
+
+def test_files_past_the_cap_in_all_are_refused(paper: Path) -> None:
+    # Each under the cap, together over it: the copy stops at 50 MB, named.
+    for i in range(3):
+        with open(paper / ("big%d.dat" % i), "wb") as f:
+            f.write(os.urandom(1 << 20) * 20)  # 21 MB each, real blocks
+    code, doc, _ = run_check(paper)
+    assert code == 1, doc
+    files = detail(doc, "files")
+    assert "big2.dat" in files and "with the files before it" in files, files
+    assert statuses(doc)["compile"] == "error"
+
+
+def test_copy_never_reads_more_than_it_charged(tmp_path: Path) -> None:
+    from pith_tex.safecopy import Budget, copy_file
+
+    src = tmp_path / "f"
+    src.write_bytes(b"x" * 5000)
+    b = Budget(10000)
+    assert copy_file(str(src), str(tmp_path / "g"), b) is None
+    assert (tmp_path / "g").read_bytes() == b"x" * 5000 and b.left <= 5000
+    assert "more than" in (copy_file(str(src), str(tmp_path / "h"), Budget(100)) or "")
+    assert not (tmp_path / "h").exists()
+    os.mkfifo(tmp_path / "fifo")
+    assert copy_file(str(tmp_path / "fifo"), str(tmp_path / "i"), Budget()) == \
+        "not a regular file"
+
+
+# -- 4. progress, piped ------------------------------------------------------------------------
+
+def test_progress_piped_names_each_step_with_the_time(paper: Path) -> None:
+    r = pith_tex("check", paper)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stderr.splitlines()
+    assert any(ln.startswith("... compile: pdflatex run 1 (") for ln in lines), r.stderr
+    assert any(ln.startswith("... html: ") and ln.endswith(" s)") for ln in lines), r.stderr
+
+
+# -- 4. fast by default: the preamble and title block -----------------------------------------
+
+def test_reduced_document_keeps_preamble_and_title_block() -> None:
+    from pith_tex.titleblock import reduce
+
+    text = ("\\documentclass{article}\n\\usepackage{amsmath,tikz}\n\\usetikzlibrary{arrows}\n"
+            "\\tikzset{a/.style={draw,\n fill=red}}\n\\usepackage[qr]{pith}% a comment\n"
+            "\\title{T}\n\\begin{document}\n\\maketitle\n\\begin{abstract}\nA.\n"
+            "\\end{abstract}\n\\section{One}\nBody \\cite{x}.\n\\end{document}\n")
+    reduced, dropped = reduce(text) or ("", [])
+    assert dropped == ["tikz"]
+    assert "\\usepackage{amsmath}" in reduced and "tikz" not in reduced
+    assert "\\usepackage[qr]{pith}" in reduced and "comment" not in reduced
+    assert reduced.endswith("\\end{abstract}\n\\end{document}\n")
+    assert "Body" not in reduced
+    # No title block to tell: the whole paper is converted.
+    assert reduce("\\documentclass{article}\n\\begin{document}\nText.\n\\end{document}\n") \
+        is None
+
+
+def test_html_modes(paper: Path) -> None:
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
+                                             "\\usepackage{tikz}\n\\usepackage[qr]{pith}"))
+    code, doc, _ = run_check(paper)
+    assert code == 0, doc
+    html = detail(doc, "html")
+    assert "preamble and title block" in html and "tikz" in html.split("left out")[1], html
+    code, doc, _ = run_check(paper, "--html", "full")
+    assert code == 0 and "preamble" not in detail(doc, "html"), doc
+    code, doc, _ = run_check(paper, "--html", "off")
+    assert code == 0 and statuses(doc)["html"] == "warn"
+    assert "--html off" in detail(doc, "html")
+
+
+# -- 5. advice that is true ------------------------------------------------------------------
+
+def _body(d: Path, text: str) -> None:
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace("\\end{document}", text + "\n\\end{document}"))
+
+
+def test_no_ok_line_rests_on_a_compile_that_died_on_page_one(paper: Path) -> None:
+    # The compile stops at the first page: nothing is known of citations, and the files
+    # it would have read after that were not seen.
+    (paper / "main.bbl").write_text("\\begin{thebibliography}{1}\\bibitem{a} A.\n"
+                                    "\\end{thebibliography}\n")
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\maketitle", "\\maketitle\\undefinedmacro", 1))
+    _body(paper, "\\cite{a}\\bibliographystyle{plain}\\bibliography{refs}")
+    code, doc, _ = run_check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["compile"] == "fail", doc
+    assert st["citations"] != "ok" and "not checked" in detail(doc, "citations"), doc
+    assert st["paths"] != "ok" and "not checked in full" in detail(doc, "paths"), doc
+
+
+def test_dvips_route_names_the_pdf_figure_it_cannot_read(paper: Path) -> None:
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(width=72, height=72)
+    with open(paper / "fig.pdf", "wb") as f:
+        w.write(f)
+    add_to_preamble(paper, "\\usepackage{graphicx}")
+    (paper / "main.bbl").write_text("\\begin{thebibliography}{1}\\bibitem{a} A.\n"
+                                    "\\end{thebibliography}\n")
+    _body(paper, "\\includegraphics{fig}\\cite{a}\\bibliographystyle{plain}"
+          "\\bibliography{refs}")
+    code, doc, _ = run_check(paper, "--route", "dvips")
+    assert code == 1
+    compile_ = detail(doc, "compile")
+    assert "fig.pdf is there" in compile_ and "reads .eps figures only" in compile_, compile_
+    assert "run bibtex" not in detail(doc, "citations"), doc
+
+
+@pytest.mark.parametrize("where", ["subdirectory", "texmfhome"])
+def test_a_missing_class_found_elsewhere_is_named_with_where(paper: Path, tmp_path: Path,
+                                                             where: str) -> None:
+    cls = "\\NeedsTeXFormat{LaTeX2e}\\ProvidesClass{wlstand}\\LoadClass{article}\n"
+    env = dict(os.environ)
+    if where == "subdirectory":
+        (paper / "static").mkdir()
+        (paper / "static" / "wlstand.cls").write_text(cls)  # the Makefile's TEXINPUTS=.//
+    else:
+        home = tmp_path / "texmf"
+        (home / "tex" / "latex").mkdir(parents=True)
+        (home / "tex" / "latex" / "wlstand.cls").write_text(cls)
+        env["TEXMFHOME"] = str(home)
+    main = paper / "main.tex"
+    main.write_text(main.read_text().replace("\\documentclass[11pt]{article}",
+                                             "\\documentclass[11pt]{wlstand}"))
+    r = pith_tex("check", paper, "--json", env=env)
+    import json
+
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1, doc
+    compile_ = detail(doc, "compile")
+    if where == "subdirectory":
+        assert "wlstand.cls is in static/wlstand.cls" in compile_, compile_
+        assert "searches no subdirectory" in compile_
+    else:
+        assert "this machine has wlstand.cls at %s" % (
+            tmp_path / "texmf" / "tex" / "latex" / "wlstand.cls") in compile_, compile_
+    assert statuses(doc)["paths"] != "ok"
+
+
+def test_no_bibtex_advice_without_an_active_bibliography(paper: Path) -> None:
+    _body(paper, "\\cite{quasi}\n%\\bibliographystyle{plain}\n%\\bibliography{refs}")
+    code, doc, _ = run_check(paper)
+    assert code == 1
+    cit = detail(doc, "citations")
+    assert statuses(doc)["citations"] == "fail", doc
+    assert "bibtex" not in cit and "no active bibliography" in cit, cit
+
+
+# -- 6. the page the badge costs ---------------------------------------------------------------
+
+def _fill_page_one(d: Path) -> None:
+    """A paper whose first page is full to within two lines without the badge: its text
+    is a rule as tall as what is left under the title, measured by TeX with pith's hide."""
+    main = d / "main.tex"
+    text = main.read_text()
+    start = text.index("\\maketitle") + len("\\maketitle")
+    end = text.index("\\end{document}")
+    probe = text[:start] + "\\par\\typeout{ROOM=\\the\\dimexpr\\pagegoal-\\pagetotal\\relax}\n" \
+        + text[end:]
+    (d / "probe.tex").write_text(probe)
+    p = subprocess.run(["pdflatex", "-interaction=nonstopmode",
+                        "\\PassOptionsToPackage{hide}{pith}\\input{probe}"], cwd=d,
+                       capture_output=True, text=True, timeout=120)
+    room = float(re.search(r"ROOM=([\d.]+)pt", p.stdout).group(1))  # type: ignore[union-attr]
+    for f in d.glob("probe.*"):
+        f.unlink()
+    for f in d.glob("texput.*"):
+        f.unlink()
+    main.write_text(text[:start] + "\n\\noindent\\rule{1pt}{%.1fpt}\n" % (room - 30) + text[end:])
+
+
+def test_a_badge_that_costs_a_page_is_warned_with_placement_margin(paper: Path) -> None:
+    _fill_page_one(paper)
+    code, doc, _ = run_check(paper, "--html", "off")
+    pdf = detail(doc, "pdf")
+    assert statuses(doc)["pdf"] == "warn", doc
+    assert "makes the paper 2 pages, 1 without it" in pdf and "placement=margin" in pdf, pdf
+
+
+def test_no_page_warning_when_the_last_page_has_room(paper: Path) -> None:
+    code, doc, _ = run_check(paper, "--html", "off")
+    assert statuses(doc)["pdf"] == "ok", doc
