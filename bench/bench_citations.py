@@ -26,7 +26,7 @@ N_OUT, N_IN = 180, 20
 
 def _in_process_ms(path: Path, rounds: int = 30) -> float:
     """Median ms of ``files.verify_file`` (read, parse, verify) in this process."""
-    from pith_tex.files import verify_file
+    from pith_tex.verify.files import verify_file
 
     times = []
     for _ in range(rounds):

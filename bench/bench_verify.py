@@ -137,7 +137,7 @@ def compiled_paper(tmp: Path, vectors, body: str = "Some text.", name: str = "pa
     most papers; without it pith.sty writes the links itself), compiled by pdflatex (*body*:
     the text after the title; lipsum's for the long paper)."""
     import texbuild
-    from pith_tex.include import IncludeData, render
+    from pith_tex.include.include import IncludeData, render
 
     v = next(v for v in vectors if v.get("canonical_record"))
     include = render(IncludeData(v["number"], v["year"], v["canonical_hash"],

@@ -2,8 +2,8 @@
 :class:`Outcome` of one document and the :class:`FileOutcome` of one file, and how their
 statuses become exit codes.
 
-This is the bottom module of the checks: ``verify``, ``pdf``, ``signatures``, ``readiness``
-and ``report`` all import it, and it imports nothing of theirs, so no import circle runs
+This is the bottom module of the checks: ``record``, ``pdf``, ``verify``, ``check`` and
+``report`` all import it, and it imports nothing of theirs, so no import circle runs
 through the check types.
 """
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable, List, NamedTuple, Optional
 from .errors import EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:
-    from .canonical import RecordFields
+    from .record.canonical import RecordFields
 
 OK = "ok"
 FAIL = "fail"

@@ -1,7 +1,7 @@
 """Writing to the terminal and turning a command's result into the process exit status.
 
-The bottom of the command line: ``cli`` (the entry point), ``commands`` (click) and
-``readiness`` (``check``) all print through :func:`echo` and run under
+The bottom of the command line: ``cli`` (the entry point, the click commands) and
+``check`` all print through :func:`echo` and run under
 :func:`run_guarded`; this module imports none of them, so no import circle runs through
 the command line.
 """

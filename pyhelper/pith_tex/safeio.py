@@ -21,7 +21,7 @@ The caps, in one place:
 :data:`MAX_TEX`       8 MiB      a ``.tex``/``.sty`` file read to find ``\\pithnumber``
 ====================  =========  ==================================================
 
-(A Paper Citation Record states its own cap, ``pith_tex.citations.MAX_RECORD``, and is
+(A Paper Citation Record states its own cap, ``pith_tex.citations.record.MAX_RECORD``, and is
 read through the same :func:`read_regular`.)
 
 This is a bottom module: it imports nothing from pith_tex.

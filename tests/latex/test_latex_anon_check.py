@@ -39,7 +39,7 @@ sys.addaudithook(_audit)  # observes the interpreter's own open() and os.open();
 ], ids=["clean", "number-on-page-3"])
 def test_anonymous_pdf_check_reads_the_pdf_once(tmp_path: Path, page3: str, status: str,
                                                 detail: str) -> None:
-    from pith_tex.readiness.pdfcheck import check_pdf
+    from pith_tex.check.pdfcheck import check_pdf
 
     b = texrun.compile_tex(tmp_path, DOC % (NUM, page3), "pdflatex",
                            include=texrun.README_INCLUDE)

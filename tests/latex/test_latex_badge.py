@@ -789,7 +789,7 @@ def test_anonymous_set_late_but_in_time_is_logged(tmp_path: Path) -> None:
     """\\pithsetup{anonymous} in \\AtBeginDocument (after the review-mode decision, before
     anything is drawn): the PDF keeps no trace, and the log says anonymous, as for the
     option, so that `pith-tex check` treats the paper as the review copy it is."""
-    from pith_tex.readiness.pdfcheck import check_pdf
+    from pith_tex.check.pdfcheck import check_pdf
 
     src = LATE_ANON % (NUM, r"\AtBeginDocument{\pithsetup{anonymous}}", "")
     b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
@@ -804,7 +804,7 @@ def test_anonymous_set_after_the_badge_is_not_claimed(tmp_path: Path) -> None:
     """\\pithsetup{anonymous} after \\maketitle: the badge is already on page 1. pith.sty must
     not log "Anonymous (...): no badge", and the pdf check, told the paper is anonymous,
     finds the number on the page and fails instead of saying "no Pith metadata: OK"."""
-    from pith_tex.readiness.pdfcheck import check_pdf
+    from pith_tex.check.pdfcheck import check_pdf
 
     src = LATE_ANON % (NUM, "", r"\pithsetup{anonymous}")
     b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)

@@ -21,7 +21,7 @@ import pytest
 
 import texrun
 from texrun import NUM, README_INCLUDE, SIGNED_INCLUDE
-from pith_tex.html import PRELOAD, URL_BASE, _Links, check_html
+from pith_tex.check.html import PRELOAD, URL_BASE, _Links, check_html
 
 BINDING = texrun.LATEX_DIR / "pith.sty.ltxml"
 EXAMPLE = texrun.ROOT / "examples" / "paper" / "main.tex"

@@ -28,7 +28,7 @@ import pytest
 import texrun
 from texrun import NUM, README_INCLUDE
 from test_latex_html import assert_clean, badge, convert
-from pith_tex.html import check_html
+from pith_tex.check.html import check_html
 
 MIRROR = texrun.ROOT / "examples" / "mirror"
 

@@ -18,7 +18,7 @@ import pytest
 
 import texdocs as docs
 import texrun
-from pith_tex.files import verify_include_file
+from pith_tex.verify.files import verify_include_file
 
 GOOD = texrun.README_INCLUDE.encode("ascii")
 BOM = "starts with a byte-order mark (an editor saved it), which 'pith-tex fetch' never writes"

@@ -6,7 +6,7 @@ checks each value's characters by classes of character kinds under \\lowercase, 
 pdflatex run decides ~190 values built to sit on the edges of those patterns (lengths
 one off, each character kind outside its class, separators doubled or missing, letters
 in the wrong case), and every decision must agree with the Python helper's own patterns
-(pith_tex.canonical, which ``pith-tex fetch`` and ``verify`` use).  The values reach
+(pith_tex.record.canonical, which ``pith-tex fetch`` and ``verify`` use).  The values reach
 TeX the way the include's do: read from a file as strings.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pith_tex import canonical
+from pith_tex.record import canonical
 
 import texrun
 

@@ -255,7 +255,7 @@ def _code_and_link(pdf: Path):
     locates the symbol), and the link rectangle of the code (the square one)."""
     from types import SimpleNamespace
 
-    from pith_tex import pageview
+    from pith_tex.pdf import pageview
 
     v = pageview.pdfium_view(pdf.read_bytes(), dpi=600)
     assert len(v.code_boxes) == 1, v.codes

@@ -18,7 +18,7 @@ import pytest
 
 import recorded
 import texbuild
-from pith_tex.include import IncludeData, render
+from pith_tex.include.include import IncludeData, render
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]

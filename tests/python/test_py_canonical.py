@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import recorded
-from pith_tex import canonical
+from pith_tex.record import canonical
 from pith_tex.errors import CouldNotCheck
-from pith_tex.keys import PINNED_KEYS, Keyring, pinned_keyring
+from pith_tex.record.keys import PINNED_KEYS, Keyring, pinned_keyring
 
 WITH_RECORD = recorded.vectors_with_record()
 SIGNED = [v for v in recorded.load_vectors() if v.get("signature_b64")]

@@ -208,7 +208,7 @@ def test_review_option_pith_does_not_know_is_warned(paper: Path) -> None:
     ("\\usepackage[anon]{pith}", False),
 ])
 def test_review_hint_knows_colts_anon_option(line: str, seen: bool) -> None:
-    from pith_tex.readiness.pdfcheck import review_mode_hint
+    from pith_tex.check.pdfcheck import review_mode_hint
     hint = review_mode_hint("\\documentclass{article}\n" + line + "\n")
     assert (hint is not None) is seen, hint
     if seen:
@@ -364,7 +364,7 @@ def test_older_sty_is_named_older(paper: Path) -> None:
 
 def test_shipped_sty_is_the_repository_file() -> None:
     """One source of truth: package data is a symlink to latex/pith.sty, not a copy."""
-    from pith_tex.readiness import shipped_sty
+    from pith_tex.check import shipped_sty
 
     data = Path(shipped_sty())
     assert data.is_symlink() and data.resolve() == STY.resolve()
@@ -398,7 +398,7 @@ def test_tampered_include(paper: Path) -> None:
 
 
 def test_stale_include_for_another_number(paper: Path, tmp_path: Path) -> None:
-    from pith_tex.include import IncludeData, render
+    from pith_tex.include.include import IncludeData, render
 
     other = next(v for v in recorded.vectors_with_record() if v["number"] != N)
     # another paper's include copied in (fetch itself refuses the number: its title differs)
@@ -428,7 +428,7 @@ def test_include_option_is_honoured(paper: Path) -> None:
 
 
 def test_include_setting_parser() -> None:
-    from pith_tex.readiness import include_setting
+    from pith_tex.check import include_setting
 
     pre = "\\documentclass{article}\n"
     assert include_setting(pre + "\\usepackage{pith}\n") == "pith-number.tex"
@@ -727,8 +727,8 @@ def test_fifo_and_a_newline_in_a_name_are_reported_not_followed(paper: Path) -> 
 def test_time_budget_stops_tex(paper: Path, tmp_path: Path) -> None:
     """The real compile of a paper that never ends, with a short budget: TeX is stopped
     (its process group killed) and the check says why."""
-    from pith_tex.readiness.compiler import compile_paper
-    from pith_tex.readiness.sandbox import copy_upload
+    from pith_tex.check.compiler import compile_paper
+    from pith_tex.check.sandbox import copy_upload
 
     add_to_preamble(paper, "\\def\\x{\\x}\\x")  # TeX loops silently, forever
     work = tmp_path / "work"

@@ -160,7 +160,7 @@ def _umask() -> int:
 def test_tarball_reads_no_file_through_a_link(paper: Path, tmp_path: Path) -> None:
     # The tarball is made from the upload list; a file swapped for a link after the
     # compile must not bring another file into it.
-    from pith_tex.readiness.upload import write_tarball
+    from pith_tex.check.upload import write_tarball
 
     secret = tmp_path / "secret"
     secret.write_text("not the paper's\n")
@@ -248,7 +248,7 @@ def test_files_past_the_cap_in_all_are_refused(paper: Path) -> None:
 
 
 def test_copy_never_reads_more_than_it_charged(tmp_path: Path) -> None:
-    from pith_tex.safecopy import Budget, copy_file
+    from pith_tex.check.safecopy import Budget, copy_file
 
     src = tmp_path / "f"
     src.write_bytes(b"x" * 5000)
@@ -275,7 +275,7 @@ def test_progress_piped_names_each_step_with_the_time(paper: Path) -> None:
 # -- 4. fast by default: the preamble and title block -----------------------------------------
 
 def test_reduced_document_keeps_preamble_and_title_block() -> None:
-    from pith_tex.titleblock import reduce
+    from pith_tex.check.titleblock import reduce
 
     text = ("\\documentclass{article}\n\\usepackage{amsmath,tikz}\n\\usetikzlibrary{arrows}\n"
             "\\tikzset{a/.style={draw,\n fill=red}}\n\\usepackage[qr]{pith}% a comment\n"

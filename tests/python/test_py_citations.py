@@ -2,7 +2,7 @@
 
 The published record (``tests/vectors/paper-citation-record-2601.16956.json``) and records
 built and sealed by ``tests/support/citation_records.py`` (the spec's recipe, independent
-of pith_tex) are verified by the real code: in-process through ``pith_tex.files`` (the
+of pith_tex) are verified by the real code: in-process through ``pith_tex.verify.files`` (the
 dispatcher ``verify`` uses) and as ``python -m pith_tex`` subprocesses whose stdout bytes
 are read back, against a mirror directory and the real HTTP test server.
 """
@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 import citation_records as C
 import server as S
-from pith_tex.files import verify_file
+from pith_tex.verify.files import verify_file
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = ROOT / "examples" / "mirror"

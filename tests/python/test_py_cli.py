@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 import recorded
-from pith_tex.cache import Cache
+from pith_tex.resolver.cache import Cache
 from pith_tex.cli import main
-from pith_tex.include import IncludeData, render
+from pith_tex.include.include import IncludeData, render
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]
@@ -300,7 +300,7 @@ def test_verify_empty_directory_could_not_check(tmp_path):
 
 
 def test_parallel_batch_gives_the_same_output(mirror, workdir, monkeypatch):
-    from pith_tex import batch
+    from pith_tex.verify import batch
 
     shutil.copy(record_path(mirror, V2["number"]), record_path(mirror))
     sequential = run("verify", mirror)

@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, Set, Tuple
 import pytest
 
 from clicheck import command_problems, split_line
-from pith_tex.commands import main
+from pith_tex.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[2]
 STY = (ROOT / "latex" / "pith.sty").read_text(encoding="utf-8")
@@ -289,11 +289,19 @@ def test_one_kernel_floor_everywhere() -> None:
 # --- the modules -------------------------------------------------------------------
 
 def test_development_md_names_every_module() -> None:
+    """docs/development.md draws the tree: every package as ``NAME/`` and every module by
+    its file name, inside the block of its package (the top's modules before the first
+    package)."""
     dev = _read("docs/development.md")
     pkg = ROOT / "pyhelper" / "pith_tex"
-    missing = [f.name for f in sorted(pkg.glob("*.py")) if f.name not in dev]
-    readiness = re.search(r"readiness/ .*?(?=\n {26}[a-z_]+\.py| {2}the command line)", dev,
-                          re.S).group(0)
-    missing += ["readiness/" + f.stem for f in sorted((pkg / "readiness").glob("*.py"))
-                if f.stem != "__init__" and not re.search(r"\b%s\b" % f.stem, readiness)]
+    tree = dev[dev.index("pyhelper/pith_tex/"):dev.index("\ntests/python/")]
+    blocks = re.split(r"\n  (?=[a-z]+/ )", tree)
+    drawn = {b.split("/", 1)[0]: b for b in blocks[1:]}
+    packages = sorted(p.name for p in pkg.iterdir() if (p / "__init__.py").is_file())
+    assert sorted(drawn) == packages
+    missing = [f.name for f in sorted(pkg.glob("*.py")) if f.name not in blocks[0]]
+    for name in packages:
+        missing += [name + "/" + f.name for f in sorted((pkg / name).glob("*.py"))
+                    if f.name != "__init__.py" and not re.search(
+                        r"\b%s\b" % re.escape(f.name), drawn[name])]
     assert not missing, missing

@@ -20,16 +20,16 @@ import pytest
 
 import recorded
 from pdfclaims import blank_pdf, claims
-from pith_tex import canonical
+from pith_tex.record import canonical
 from pith_tex.cli import plain_verify
 from pith_tex.report import file_line, ok_line
-from pith_tex.batch import verified_record_obj, verify_paths
-from pith_tex.files import decode_json, read_file, verify_file
+from pith_tex.verify.batch import verified_record_obj, verify_paths
+from pith_tex.verify.files import decode_json, read_file, verify_file
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]
 
-CLICK_MAIN = ("import sys; from pith_tex.commands import main; "
+CLICK_MAIN = ("import sys; from pith_tex.cli.commands import main; "
               "main(sys.argv[1:], prog_name='pith-tex')")
 ENTRY_MAIN = ("import os, sys; from pith_tex.cli import main\n"
               "try:\n    main(sys.argv[1:], prog_name='pith-tex')\n"
@@ -50,7 +50,7 @@ def files(tmp_path, mirror):
     bad = recorded.resolver_json(V)
     bad["canonical_record"]["source"]["version"] = 2
     tex = os.path.join(d, "pith-number.tex")
-    from pith_tex.include import IncludeData, render
+    from pith_tex.include.include import IncludeData, render
 
     with open(tex, "wb") as f:
         f.write(render(IncludeData(N, 2025, V["canonical_hash"], V["canonical_record"], "absent")))
@@ -214,7 +214,7 @@ def test_verify_directory_of_many_records(tmp_path, monkeypatch):
     """200 records (several write batches), one tampered: every line, in order."""
     from click.testing import CliRunner
 
-    from pith_tex import batch
+    from pith_tex.verify import batch
     from pith_tex.cli import main
 
     paths = make_records(str(tmp_path), 200)

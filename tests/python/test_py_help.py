@@ -1,6 +1,6 @@
 """``--help``: every command says what it writes, shows examples that are valid command
 lines, states its exit codes, and ``pith-tex --help`` printed without click is click's own
-layout, byte for byte (:mod:`pith_tex.helptext`)."""
+layout, byte for byte (:mod:`pith_tex.cli.helptext`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from clicheck import command_problems, split_line
-from pith_tex import helptext
-from pith_tex.commands import main
+from pith_tex.cli import helptext
+from pith_tex.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = sorted(main.commands)
@@ -29,7 +29,7 @@ def _run(code: str, columns: str) -> subprocess.CompletedProcess:
 FAST = ("import sys; from pith_tex.cli import main\n"
         "try:\n    main(['--help'], 'pith-tex')\nexcept SystemExit as e:\n    code = e.code\n"
         "sys.stderr.write('click loaded: %s, exit %s' % ('click' in sys.modules, code))")
-CLICK = ("from pith_tex.commands import main\n"
+CLICK = ("from pith_tex.cli.commands import main\n"
          "main.main(['--help'], prog_name='pith-tex')")
 
 

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 import recorded
 from server import Reply, closed_port
-from pith_tex.cache import Cache
+from pith_tex.resolver.cache import Cache
 from pith_tex.cli import main
 from pith_tex.errors import CouldNotCheck
-from pith_tex.resolver import Deadline, HttpResolver
+from pith_tex.resolver.client import Deadline, HttpResolver
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]

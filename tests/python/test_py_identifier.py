@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from pith_tex.errors import UsageError
-from pith_tex.identifier import (ALPHABET, Identifier, check_requested_year,
+from pith_tex.record.identifier import (ALPHABET, Identifier, check_requested_year,
                                  parse_identifier)
 
 N = "O6TNNA4XHFGPSALGBT7UWDA2Z3"

@@ -1,19 +1,33 @@
-"""Imports among the ``pith_tex`` modules flow one way: no module reaches itself through
-the modules it imports, counting the imports inside functions (a lazy import still makes
-a circle: it only moves the moment the half-initialised module is seen).
+"""The layout of ``pith_tex``: one subpackage per concern, imports flowing one way.
 
-Imports under ``if TYPE_CHECKING:`` are not counted: they never run.
+* No module reaches itself through the modules it imports, counting the imports inside
+  functions (a lazy import still makes a circle: it only moves the moment the
+  half-initialised module is seen).  Imports under ``if TYPE_CHECKING:`` are not counted:
+  they never run.
+* Between packages, imports flow down :data:`ORDER` (the order docs/development.md draws),
+  never up; the modules at the top of ``pith_tex`` are the bottom every package uses, and
+  import no package.
+* At most 12 modules at the top, none over 800 lines.
+* ``pith-tex --help`` and ``verify`` of a record stay lazy: they import only what they use.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
-from typing import Dict, List, Set
+from typing import Dict, List, Optional, Set
 
 import pytest
 
-PKG = Path(__file__).resolve().parents[2] / "pyhelper" / "pith_tex"
+ROOT = Path(__file__).resolve().parents[2]
+PKG = ROOT / "pyhelper" / "pith_tex"
+
+#: The packages, top first: a module may import from its own package, from a package
+#: below its own, and from the bottom modules (``""``: the top of ``pith_tex``).
+ORDER = ["cli", "check", "verify", "citations", "pdf", "title", "include", "resolver",
+         "record", ""]
 
 
 def _type_checking_only(node: ast.If) -> bool:
@@ -22,9 +36,34 @@ def _type_checking_only(node: ast.If) -> bool:
         isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
 
 
-def imports_of(source: str, modules: Set[str]) -> Set[str]:
-    """The ``pith_tex`` modules that *source* imports, at any depth of its code."""
+def module_names(root: Path) -> Dict[str, Path]:
+    """Every module under *root*, by its dotted name inside the package (a package by its
+    own name, ``""`` for the root's ``__init__``)."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def imports_of(name: str, path: Path, modules: Set[str]) -> Set[str]:
+    """The modules of the package that module *name* (at *path*) imports, at any depth of
+    its code; ``from PKG import x`` counts as importing ``PKG.x`` when that is a module,
+    else ``PKG`` itself."""
+    is_package = path.name == "__init__.py"
+    here = name.split(".") if name else []
+    package = here if is_package else here[:-1]
     found: Set[str] = set()
+
+    def resolve(node: ast.ImportFrom) -> Optional[List[str]]:
+        if node.level:
+            base = package[:len(package) - node.level + 1]
+            return base + (node.module.split(".") if node.module else [])
+        if node.module == "pith_tex" or (node.module or "").startswith("pith_tex."):
+            return node.module.split(".")[1:]
+        return None
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.If) and _type_checking_only(node):
@@ -32,29 +71,26 @@ def imports_of(source: str, modules: Set[str]) -> Set[str]:
                 visit(child)
             return
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and node.module:  # from .x import y
-                found.add(node.module.split(".")[0])
-            elif node.level == 1:  # from . import x, y
-                found.update(a.name for a in node.names if a.name in modules)
-            elif node.level == 0 and (node.module or "").startswith("pith_tex."):
-                found.add(node.module.split(".")[1])
-            elif node.level == 0 and node.module == "pith_tex":
-                found.update(a.name for a in node.names if a.name in modules)
+            target = resolve(node)
+            if target is not None:
+                base = ".".join(target)
+                for a in node.names:
+                    sub = (base + "." + a.name).lstrip(".")
+                    found.add(sub if sub in modules else base)
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.startswith("pith_tex."):
-                    found.add(a.name.split(".")[1])
+                    found.add(a.name[len("pith_tex."):])
         for child in ast.iter_child_nodes(node):
             visit(child)
 
-    visit(ast.parse(source))
-    return found & modules
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {m for m in found if m in modules} - {name}
 
 
 def graph(root: Path = PKG) -> Dict[str, Set[str]]:
-    files = {p.stem: p for p in root.glob("*.py")}
-    mods = set(files) - {"__init__", "__main__"}
-    return {m: imports_of(files[m].read_text(encoding="utf-8"), mods) - {m} for m in mods}
+    mods = module_names(root)
+    return {m: imports_of(m, p, set(mods)) for m, p in mods.items()}
 
 
 def circles(g: Dict[str, Set[str]]) -> List[List[str]]:
@@ -94,80 +130,117 @@ def circles(g: Dict[str, Set[str]]) -> List[List[str]]:
     return out
 
 
-#: The command-line modules (``readiness`` is now a package: see the last two tests).
-COMMAND_LINE = {"cli", "commands", "readiness"}
+def package_of(module: str, root: Path = PKG) -> str:
+    """The first-level package *module* lives in; ``""`` for the modules at the top."""
+    first = module.split(".")[0]
+    return first if (root / first).is_dir() else ""
 
 
-def test_no_import_circle_among_the_verification_modules():
+def upward(g: Dict[str, Set[str]], order: List[str], root: Path = PKG) -> List[str]:
+    """Every import that goes up :data:`ORDER` (or into a package it does not list)."""
+    bad = []
+    for m, deps in sorted(g.items()):
+        if m == "__main__":  # ``python -m pith_tex``: the entry point, above every package
+            continue
+        pm = package_of(m, root)
+        for d in sorted(deps):
+            pd = package_of(d, root)
+            if pm == pd:
+                continue
+            if pm not in order or pd not in order or order.index(pd) < order.index(pm):
+                bad.append("%s -> %s" % (m or "pith_tex", d or "pith_tex"))
+    return bad
+
+
+def test_no_import_circle_among_pith_tex_modules() -> None:
     g = graph()
-    assert {"verify", "signatures", "pdf", "files", "checks"} <= set(g)  # the right package
-    g = {m: deps - COMMAND_LINE for m, deps in g.items() if m not in COMMAND_LINE}
+    assert {"record.verify", "record.signatures", "pdf.verify", "verify.files",
+            "checks"} <= set(g)  # the right package
     assert circles(g) == [], "import circles: %s" % circles(g)
 
 
-def test_no_import_circle_among_pith_tex_modules():
+def test_imports_flow_down_the_packages() -> None:
     g = graph()
-    assert circles(g) == [], "import circles: %s" % circles(g)
+    assert {package_of(m) for m in g} == set(ORDER), "a package ORDER does not place"
+    assert upward(g, ORDER) == []
 
 
-def test_the_check_types_are_the_bottom():
+def test_the_check_types_are_the_bottom() -> None:
     g = graph()
-    assert g["checks"] <= {"errors", "canonical"}
-    assert g["recordchecks"] <= {"canonical", "checks", "errors"}
+    assert g["checks"] <= {"errors"}
+    assert g["record.recordchecks"] <= {"record.canonical", "checks", "errors"}
+
+
+def test_the_top_is_small_and_no_module_is_long() -> None:
+    top = sorted(p.name for p in PKG.glob("*.py"))
+    assert len(top) <= 12, top
+    long = {str(p.relative_to(PKG)): n for p in PKG.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800}
+    assert long == {}
+
+
+def test_nothing_imports_the_entry_point_or_click_commands() -> None:
+    for mod, deps in graph().items():
+        if mod != "__main__":
+            assert "cli" not in deps, "%s imports pith_tex.cli" % mod
+        if mod != "cli":
+            assert "cli.commands" not in deps, "%s imports pith_tex.cli.commands" % mod
 
 
 @pytest.mark.parametrize("files, found", [
     # a lazy import inside a function closes a circle too
-    ({"a": "from .b import f\n", "b": "def g():\n    from .a import h\n"}, [["a", "b"]]),
-    ({"a": "from . import b\n", "b": "import pith_tex.c\n", "c": "from pith_tex import a\n"},
-     [["a", "b", "c"]]),
-    ({"a": "from .b import f\n", "b": "from typing import TYPE_CHECKING\n"
+    ({"a.py": "from .b import f\n", "b.py": "def g():\n    from .a import h\n"}, [["a", "b"]]),
+    ({"a.py": "from . import b\n", "b.py": "import pith_tex.c\n",
+      "c.py": "from pith_tex import a\n"}, [["a", "b", "c"]]),
+    ({"a.py": "from .b import f\n", "b.py": "from typing import TYPE_CHECKING\n"
       "if TYPE_CHECKING:\n    from .a import h\n"}, []),
-    ({"a": "from .b import f\n", "b": "from .c import g\n", "c": "x = 1\n"}, []),
+    ({"a.py": "from .b import f\n", "b.py": "from .c import g\n", "c.py": "x = 1\n"}, []),
+    # across packages, relative imports of any depth
+    ({"p/__init__.py": "", "p/a.py": "from ..q.b import f\n", "q/__init__.py": "",
+      "q/b.py": "def g():\n    from ..p import a\n"}, [["p.a", "q.b"]]),
+    ({"p/__init__.py": "from .a import f\n", "p/a.py": "from .. import c\n",
+      "c.py": "from .p import f\n"}, [["c", "p", "p.a"]]),
 ])
-def test_the_circle_finder_finds_circles(tmp_path, files, found):
+def test_the_circle_finder_finds_circles(tmp_path, files, found) -> None:
     for name, text in files.items():
-        (tmp_path / (name + ".py")).write_text(text)
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
     assert circles(graph(tmp_path)) == found
 
 
-# -- the command line: cli on top, then commands, then readiness (a package), one way ---
-
-def all_imports() -> Dict[str, Set[str]]:
-    found: Dict[str, Set[str]] = {}
-    for path in sorted(PKG.rglob("*.py")):
-        rel = path.relative_to(PKG).with_suffix("")
-        parts = list(rel.parts)
-        name = ".".join(["pith_tex"] + [p for p in parts if p != "__init__"])
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        targets: Set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom):
-                base = package.split(".")
-                if node.level:
-                    base = base[:len(base) - node.level + 1]
-                    mod = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    mod = node.module or ""
-                targets.add(mod)
-                targets.update(mod + "." + a.name for a in node.names)
-            elif isinstance(node, ast.Import):
-                targets.update(a.name for a in node.names)
-        found[name] = targets
-    return found
+def test_the_order_check_finds_an_upward_import(tmp_path) -> None:
+    files = {"low/__init__.py": "", "low/a.py": "def f():\n    from ..high.b import g\n",
+             "high/__init__.py": "", "high/b.py": "from ..low.a import f\n",
+             "errors.py": "from .low import a\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert upward(graph(tmp_path), ["high", "low", ""], tmp_path) == [
+        "errors -> low.a", "low.a -> high.b"]
 
 
-def test_nothing_imports_the_entry_point_or_click_commands() -> None:
-    for mod, targets in all_imports().items():
-        if mod in ("pith_tex.__main__", "pith_tex.cli"):
-            continue
-        assert "pith_tex.cli" not in targets, "%s imports pith_tex.cli" % mod
-        if mod != "pith_tex.cli":
-            assert "pith_tex.commands" not in targets, "%s imports pith_tex.commands" % mod
+# --- what the two fast commands load --------------------------------------------------
+
+def _loaded(args: List[str]) -> Set[str]:
+    code = ("import sys\nfrom pith_tex.cli import main\n"
+            "try:\n    main(%r, 'pith-tex')\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write('\\nLOADED ' + ' '.join(sorted(m for m in sys.modules "
+            "if m.startswith('pith_tex') or m == 'click')))" % (args,))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    return set(r.stderr.rpartition("\nLOADED ")[2].split())
 
 
-def test_readiness_is_below_the_command_line() -> None:
-    for mod, targets in all_imports().items():
-        if mod.startswith("pith_tex.readiness"):
-            bad = {t for t in targets if t.startswith(("pith_tex.cli", "pith_tex.commands"))}
-            assert not bad, "%s imports %s" % (mod, bad)
+def test_help_loads_only_the_entry_point_and_the_help_text() -> None:
+    assert _loaded(["--help"]) == {"pith_tex", "pith_tex.cli", "pith_tex.cli.helptext"}
+
+
+def test_verify_of_a_record_loads_no_pdf_check_include_or_click(tmp_path) -> None:
+    record = tmp_path / "record.json"
+    record.write_text('{"record_type": "pith_number_record"}')
+    loaded = _loaded(["verify", str(record)])
+    assert "pith_tex.verify.files" in loaded  # it did verify
+    heavy = {m for m in loaded if m in ("click", "pith_tex.cli.commands") or any(
+        (m + ".").startswith("pith_tex.%s." % p)
+        for p in ("pdf", "check", "include", "title", "resolver"))}
+    assert heavy == set()

@@ -15,7 +15,7 @@ import recorded
 from contract import readme_include
 from server import OLD_INCLUDE
 from pith_tex.errors import CouldNotCheck, UsageError
-from pith_tex.include import (IncludeData, IncludeRefused, IncludeWriteError, parse_include,
+from pith_tex.include.include import (IncludeData, IncludeRefused, IncludeWriteError, parse_include,
                               qr_block_matches, render, write_include)
 
 README_FULL = readme_include().encode("ascii")  # as fetch writes it: with the title

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import qrcode
 
-from pith_tex import pageview
+from pith_tex.pdf import pageview
 from texbuild import compile_tex
 
 DOC = r"""\documentclass{article}

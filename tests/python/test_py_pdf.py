@@ -23,9 +23,9 @@ import pytest
 import recorded
 from pdfclaims import blank_pdf, claims, tampered, xmp_edited
 import texbuild
-from pith_tex.include import IncludeData, render
-from pith_tex.keys import Keyring
-from pith_tex.pdf import verify_pdf, visible_numbers
+from pith_tex.include.include import IncludeData, render
+from pith_tex.record.keys import Keyring
+from pith_tex.pdf.verify import verify_pdf, visible_numbers
 from pith_tex.checks import ERROR, FAIL, OK, WARN
 
 VECTORS = recorded.vectors_with_record()
@@ -523,7 +523,7 @@ def test_pdf_by_another_name_and_mixed_paths(papers, tmp_path, mirror):
 
 
 def test_library_verify_file_dispatches(papers):
-    from pith_tex.files import verify_file
+    from pith_tex.verify.files import verify_file
 
     f = verify_file(str(papers.get("pdflatex")))
     assert f.kind == "pdf" and f.exit_code == 0 and f.outcome.number == N

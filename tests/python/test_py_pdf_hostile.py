@@ -24,8 +24,8 @@ pytestmark = pytest.mark.hostile
 import recorded
 import texbuild
 from pdfclaims import qr_box, tampered, xmp_edited
-from pith_tex.include import IncludeData, render
-from pith_tex.qr import qr_rows
+from pith_tex.include.include import IncludeData, render
+from pith_tex.include.qr import qr_rows
 
 VECTORS = recorded.vectors_with_record()
 V = VECTORS[0]
@@ -162,7 +162,7 @@ def grid_ops(rows: List[str], x: float, y: float, module: float) -> bytes:
 
 @pytest.mark.parametrize("name", ["qr", "qr-xelatex", "qr-dvips", "docmeta"])
 def test_honest_qr_pdf_verifies(honest, name):
-    from pith_tex.qr import qr_text
+    from pith_tex.include.qr import qr_text
 
     code, doc, err = verify(honest.get(name))
     assert code == 0, err
@@ -1881,7 +1881,7 @@ def _annotation(w: Any, rect: List[float], ops: bytes, subtype: str = "/FreeText
 def _number_box(pdf: Path) -> Tuple[float, float, float, float]:
     """Where page 1 shows the claimed number (PDFium's box of its characters, in user
     space)."""
-    from pith_tex import pageview
+    from pith_tex.pdf import pageview
 
     v = pageview.pdfium_view(pdf.read_bytes())
     (word,) = [w for w in v.words if w.text == CLAIMED]

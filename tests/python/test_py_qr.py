@@ -14,7 +14,7 @@ import pytest
 
 import qrdecode
 import recorded
-from pith_tex.qr import qr_rows, qr_text
+from pith_tex.include.qr import qr_rows, qr_text
 
 NUM = "O6TNNA4XHFGPSALGBT7UWDA2Z3"
 

@@ -1,5 +1,5 @@
-"""The title comparison (pith_tex.title) on real arXiv titles with TeX, and the search
-for the paper's title and main file in a source tree (pith_tex.titlesource,
+"""The title comparison (pith_tex.title.compare) on real arXiv titles with TeX, and the search
+for the paper's title and main file in a source tree (pith_tex.title.source,
 readiness.mainfile), each placement and each main-file situation as a stand-in."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from pith_tex.errors import UsageError
-from pith_tex.readiness.mainfile import find_main
-from pith_tex.title import (DIFFERENT, FORMATTING, SAME, UNKNOWN, canon_sha256, compare,
+from pith_tex.check.mainfile import find_main
+from pith_tex.title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, canon_sha256, compare,
                             normalise)
-from pith_tex.titlesource import find_title
+from pith_tex.title.source import find_title
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "pith-numbers.jsonl"
 

@@ -135,7 +135,7 @@ def test_a_retitled_paper_accepted_by_fetch(tmp_path: Path) -> None:
 
 def test_an_old_pdf_without_pithtitle(tmp_path: Path) -> None:
     # an include without title-utf16 (a pith-tex before the title binding): no PithTitle
-    from pith_tex.include import parse_include, render
+    from pith_tex.include.include import parse_include, render
 
     d = paper(tmp_path / "p", TITLE)
     inc = d / "pith-number.tex"

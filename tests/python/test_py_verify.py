@@ -9,12 +9,12 @@ import copy
 import pytest
 
 import recorded
-from pith_tex import canonical
-from pith_tex.documents import parse_bundle_doc, parse_record_doc
+from pith_tex.record import canonical
+from pith_tex.record.documents import parse_bundle_doc, parse_record_doc
 from pith_tex.errors import CouldNotCheck
-from pith_tex.keys import Keyring
+from pith_tex.record.keys import Keyring
 from pith_tex.checks import ERROR, FAIL, OK, WARN, worst
-from pith_tex.verify import verify_bundle, verify_record
+from pith_tex.record.verify import verify_bundle, verify_record
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]
@@ -193,7 +193,7 @@ def test_worst_exit_code():
 # -- format-2 includes: the record and the receipt's signature travel in the file ---------
 
 def _include_text(v=V, signature_hex=None, key_id=None):
-    from pith_tex.include import IncludeData, render
+    from pith_tex.include.include import IncludeData, render
     signed = signature_hex is not None
     data = IncludeData(v["number"], v["year"], v["canonical_hash"], v["canonical_record"],
                        "verified" if signed else "absent", key_id if signed else None,
@@ -202,7 +202,7 @@ def _include_text(v=V, signature_hex=None, key_id=None):
 
 
 def _verify_include(text, **kw):
-    from pith_tex.signatures import verify_include_text
+    from pith_tex.include.verify import verify_include_text
     return verify_include_text("pith-number.tex", text, **kw)
 
 

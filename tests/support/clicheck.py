@@ -1,7 +1,7 @@
 """Is a command line written in the docs or the help a valid ``pith-tex`` command line?
 
 :func:`command_problems` parses it with the real click definition
-(:data:`pith_tex.commands.main`), as far as parsing goes without touching the disk or the
+(:data:`pith_tex.cli.commands.main`), as far as parsing goes without touching the disk or the
 network: the command exists, every option is one of its options (or a unique prefix, as
 click takes it), a choice is one of its choices, and no argument is missing or extra.
 Paths are not looked up (the docs name files the reader has, not the test)."""
@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import click
 
-from pith_tex.commands import main
+from pith_tex.cli.commands import main
 
 
 def split_line(line: str) -> List[str]:

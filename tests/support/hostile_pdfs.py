@@ -29,7 +29,7 @@ import texbuild
 
 def include_of(v: Dict[str, Any]) -> str:
     """The include ``pith-tex fetch`` writes for the vector *v* (unsigned)."""
-    from pith_tex.include import IncludeData, render
+    from pith_tex.include.include import IncludeData, render
 
     return render(IncludeData(v["number"], v["year"], v["canonical_hash"],
                               v["canonical_record"], "absent", None, None)).decode("ascii")

@@ -72,7 +72,7 @@ def qr_box(w: Any) -> Any:
     of the pypdf writer *w* decodes: where an attack paints or clips."""
     import io
 
-    from pith_tex import pageview
+    from pith_tex.pdf import pageview
 
     buf = io.BytesIO()
     w.write(buf)

@@ -1,0 +1,89 @@
+"""The ``citations`` check: arXiv runs no BibTeX, so the paper must bring its ``.bbl``,
+and the compile must leave no citation or reference undefined."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import List, Optional
+
+from ..checks import Check, FAIL, OK, WARN
+from ..include.discover import read_tex
+from .texsource import strip_comments
+
+_CITE_RE = re.compile(r"\\(?:[A-Za-z]*cite[A-Za-z]*\*?|nocite)(?![A-Za-z@])")
+_BIB_RE = re.compile(r"\\(?:bibliography|addbibresource|printbibliography)(?![A-Za-z@])")
+_THEBIB_RE = re.compile(r"\\begin\s*\{thebibliography\}")
+_UNDEF_CITE_RE = re.compile(r"Citation [`']([^']*)' (?:on page [0-9]+ )?undefined")
+_UNDEF_REF_RE = re.compile(r"Reference [`']([^']*)' on page [0-9]+ undefined")
+
+
+def active_bibliography(sources: List[str]) -> Optional[str]:
+    """"bibtex" when an uncommented ``\\bibliography``, ``\\addbibresource`` or
+    ``\\printbibliography`` is in the paper's sources (only then is BibTeX or biber the
+    way to define a citation), "hand" for a ``thebibliography`` written out, else None."""
+    hand = False
+    for path in sources:
+        try:
+            text = "\n".join(strip_comments(read_tex(path)))
+        except OSError:
+            continue
+        if _BIB_RE.search(text):
+            return "bibtex"
+        hand = hand or bool(_THEBIB_RE.search(text))
+    return "hand" if hand else None
+
+
+def needs_bbl(sources: List[str]) -> bool:
+    """Whether the paper cites through BibTeX/biber (an uncommented ``\\bibliography``
+    or ``\\addbibresource``, no ``thebibliography`` written by hand)."""
+    cites = bib = hand = False
+    for path in sources:
+        try:
+            text = "\n".join(strip_comments(read_tex(path)))
+        except OSError:
+            continue
+        cites = cites or bool(_CITE_RE.search(text))
+        bib = bib or bool(_BIB_RE.search(text))
+        hand = hand or bool(_THEBIB_RE.search(text))
+    # Citations with no \bibliography at all: the undefined-citation check says what is
+    # missing; "run bibtex" would be no advice (issue 21).
+    return bib and not hand
+
+
+def check_citations(directory: str, job: str, sources: List[str],
+                    log: Optional[str], finished: bool = True) -> Check:
+    """*sources*: the paper's ``.tex`` files; *log*: the last run's log (None: no compile);
+    *finished*: the compile made its PDF (else the log of a run that stopped tells
+    nothing of citations: not checked)."""
+    bbl = job + ".bbl"
+    has_bbl = os.path.isfile(os.path.join(directory, bbl))
+    if needs_bbl(sources) and not has_bbl:
+        return Check("citations", FAIL, "the paper cites but there is no %s: arXiv does not "
+                     "run BibTeX: run bibtex (or biber) %s and upload %s" % (bbl, job, bbl))
+    if log is None or not finished:
+        return Check("citations", WARN, "%s; not checked: %s" % (
+            "%s is there" % bbl if has_bbl else "no bibliography",
+            "not compiled" if log is None else "the compile stopped before the end (see "
+            "compile), so undefined citations are not known"))
+    cites = sorted(set(_UNDEF_CITE_RE.findall(log)))
+    refs = sorted(set(_UNDEF_REF_RE.findall(log)))
+    how = active_bibliography(sources) if cites else "bibtex"
+    if how is None:
+        return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
+                     "[?]): %s; the paper has no active bibliography (no uncommented "
+                     "\\bibliography, \\addbibresource or thebibliography): add one"
+                     % ", ".join(cites[:10]))
+    if how == "hand":
+        return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
+                     "[?]): %s; the paper's thebibliography has no \\bibitem for them"
+                     % ", ".join(cites[:10]))
+    if cites:
+        return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
+                     "[?]): %s; arXiv does not run BibTeX: run bibtex %s again and upload %s"
+                     % (", ".join(cites[:10]), job, bbl))
+    if refs:
+        return Check("citations", FAIL, "undefined references after the compile (arXiv shows "
+                     "??): %s" % ", ".join(refs[:10]))
+    return Check("citations", OK, "no undefined citation or reference%s"
+                 % (" (%s is there)" % bbl if has_bbl else ""))

@@ -1,0 +1,312 @@
+"""The ``html`` check: convert a paper with LaTeXML as arXiv does for its HTML view and
+look for the badge in the page.
+
+arXiv runs ``latexmlc --preload=[nobibtex,ids,localrawstyles]latexml.sty`` on the upload:
+``localrawstyles`` makes LaTeXML read the ``pith.sty`` beside the paper, which then takes
+its LaTeXML path (a link to the Pith page, no PDF code).  The conversion runs on a copy of
+the paper's regular files in a temporary directory, within a time budget, and its process
+group is killed when the budget runs out.
+
+OK: no conversion error, no undefined macro, no error box in the page, and exactly one link
+to ``https://pith.science/pith/NUM`` whose text holds ``pith:…NUM``.  FAIL: the badge is
+missing, wrong or more than one, or an error, undefined macro or error box names pith.
+WARN: LaTeXML is not installed, wrote no page, or reported problems with the rest of the
+paper (a figure format, another package), which are named but are not pith's to decide.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import time
+from html.parser import HTMLParser
+from typing import Callable, Dict, List, Optional, Tuple
+
+from ..checks import Check, FAIL, OK, WARN
+from .safecopy import Budget, code_file, copy_listed
+from ..safeio import read_regular
+from ..record.identifier import URL_BASE
+
+PRELOAD = "--preload=[nobibtex,ids,localrawstyles]latexml.sty"
+#: Seconds for one conversion (the example paper takes about 3 s).
+TIMEOUT = 180.0
+#: Bytes of LaTeXML output read back (it can repeat one error thousands of times).
+OUTPUT_CAP = 1 << 20
+#: The most LaTeXML may write to its output or its log before it is stopped.
+LOG_CAP = 20 << 20
+
+
+class _Links(HTMLParser):
+    """Every ``<a href>`` into the Pith resolver, with its text; and the error boxes."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: List[Tuple[str, str]] = []
+        self.errors: List[str] = []
+        self._open: List[List[str]] = []  # text of the Pith links being read
+        self._href: List[str] = []
+        self._in_error = 0
+        self._error_text: List[str] = []
+
+    def handle_starttag(self, tag: str, attrs: List[Tuple[str, Optional[str]]]) -> None:
+        a: Dict[str, str] = {k: v or "" for k, v in attrs}
+        if "ltx_ERROR" in a.get("class", "").split():
+            self._in_error += 1
+            self._error_text = []
+        elif self._in_error:
+            self._in_error += 1
+        if tag == "a" and a.get("href", "").startswith(URL_BASE):
+            self._open.append([])
+            self._href.append(a["href"])
+        elif tag == "a":
+            self._open.append([])
+            self._href.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._in_error:
+            self._in_error -= 1
+            if not self._in_error:
+                self.errors.append("".join(self._error_text).strip())
+        if tag == "a" and self._open:
+            text, href = "".join(self._open.pop()), self._href.pop()
+            if href:
+                self.links.append((href, " ".join(text.split())))
+
+    def handle_data(self, data: str) -> None:
+        for t in self._open:
+            t.append(data)
+        if self._in_error:
+            self._error_text.append(data)
+
+
+_SUMMARY_RE = re.compile(r"Conversion complete: ([^\n(]*)")
+_ERROR_RE = re.compile(r"^(Error|Fatal):[^\n]*", re.M)
+_UNDEFINED_RE = re.compile(r"undefined macros?\[([^\]]*)\]")
+# What is pith's: its commands, its files, its package messages.  Not any word that
+# merely contains "pith" (a figure pith-fit.pdf, a macro \mypithy of the author's).
+_OURS_RE = re.compile(r"\\pith(?:number|badge|qrcode|qr|setup|record)(?![A-Za-z@])"
+                      r"|pith\.sty|pith-number\.tex|package pith\b|\{pith\}", re.I)
+_POLICY_HINT = (" (this machine's ImageMagick security policy forbids reading the figure: "
+                "a local setting, not a fault of the paper; the policy is in "
+                "/etc/ImageMagick-6/policy.xml on Debian and Ubuntu)")
+
+
+def latexml_env(tmp: str) -> Dict[str, str]:
+    """LaTeXML's environment: its search paths are the copy (its working directory) and
+    the installed LaTeXML and TeX Live, never a personal tree (``TEXMFHOME``, which
+    kpsewhich would search for ``X.sty.ltxml`` too) or ``TEXINPUTS``; its temporary and
+    cache files go to *tmp* (the scratch directory)."""
+    env = dict(os.environ)
+    for k in ("TEXINPUTS", "BIBINPUTS", "BSTINPUTS", "LATEXML_KPSEWHICH"):
+        env.pop(k, None)
+    env["TEXMFHOME"] = os.path.join(tmp, "no-texmf-home")
+    env["TEXMFVAR"] = os.path.join(tmp, "texmf-var")
+    env["TMPDIR"] = tmp
+    return env
+
+
+def _convert(latexmlc: str, paper: str, main: str, out: str, timeout: float,
+             tick: Optional[Callable[[], None]] = None
+             ) -> Tuple[Optional[int], str, Optional[str]]:
+    """Run the conversion, its output streamed to a capped file: (exit code, None when
+    stopped; the last :data:`OUTPUT_CAP` bytes of its output; why it was stopped,
+    "time" or "output", or None)."""
+    from .bounded import run_limited
+
+    log = os.path.join(out, "latexml.log")
+    cmd = [latexmlc, PRELOAD, "--dest=" + os.path.join(out, "main.html"), "--log=" + log,
+           "./" + main if main.startswith("-") else main]
+    r = run_limited(cmd, paper, latexml_env(os.path.dirname(out)),
+                    time.monotonic() + timeout, os.path.join(out, "latexml-output.txt"),
+                    (log,), cap=LOG_CAP, tick=tick, keep=OUTPUT_CAP)
+    return r.returncode, r.output, r.stopped
+
+
+# LaTeXML's progress: "(Loading X...", "(Processing definitions|content X...",
+# "(Digesting TeX main..." and the like open a step, "N.NN sec)" closes the last one.
+_PROGRESS_RE = re.compile(r"\(([A-Z][^\n()]*?)\.\.\.|\d+\.\d+ sec\)")
+_FILE_STEP_RE = re.compile(r"(?:Loading|Processing (?:definitions|content)) (.+)")
+
+
+def _open_files(output: str) -> List[str]:
+    """The files LaTeXML was still reading when its output ends, outermost first."""
+    stack: List[str] = []
+    for m in _PROGRESS_RE.finditer(output):
+        if m.group(1) is not None:
+            stack.append(m.group(1))
+        elif stack:
+            stack.pop()
+    files = [_FILE_STEP_RE.match(step) for step in stack]
+    # LaTeXML's binding of a package stands for the package: lipsum.sty.ltxml is lipsum.sty.
+    return [re.sub(r"\.ltxml$", "", os.path.basename(f.group(1)))
+            for f in files if f is not None]
+
+
+def _timed_out(main: str, output: str, timeout: float) -> Check:
+    """A conversion stopped at the time budget.  When LaTeXML was inside a package of the
+    rest of the paper (LaTeXML 0.8.7 takes about ten minutes over expl3-code.tex, which
+    lipsum, siunitx and other expl3 packages load), a WARN that names it, as the other
+    problems of the rest of the paper are.  Inside pith.sty, in the document itself (where
+    pith's badge is made) or nowhere known: a FAIL, as before."""
+    stack = _open_files(output)
+    ours = [f for f in stack if _OURS_RE.search(f)]
+    inner = [f for f in stack if f != main]
+    if ours or not inner:
+        return Check("html", FAIL, "LaTeXML did not finish within %d s%s" % (
+            timeout, "; it was still reading %s" % " < ".join(reversed(stack)) if stack else ""))
+    where = inner[0] if len(inner) == 1 else "%s, reading %s" % (inner[0], inner[-1])
+    return Check("html", WARN, "not checked: LaTeXML did not finish within %d s (it was "
+                 "still loading %s), so the badge in arXiv's HTML view was not tried; the "
+                 "time went to that package, not to pith, and the upload is the PDF checked "
+                 "above" % (timeout, where))
+
+
+def _listing(directory: str) -> List[str]:
+    """Every regular file under *directory*, no dot file, relative names."""
+    names: List[str] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and not os.path.islink(os.path.join(root, d)))
+        names.extend(os.path.relpath(os.path.join(root, n), directory) for n in sorted(files)
+                     if not n.startswith("."))
+    return names
+
+
+#: The most of LaTeXML's page that is read back.
+MAX_PAGE = 64 << 20
+
+
+def check_html(directory: str, main: str, number: Optional[str] = None,
+               timeout: float = TIMEOUT, expect_badge: bool = True,
+               files: Optional[List[str]] = None, budget: Optional[Budget] = None,
+               tick: Optional[Callable[[], None]] = None, whole: bool = True) -> Check:
+    """Convert *main* (a file name in *directory*) as arXiv does and check the badge.
+
+    *number* is the paper's Pith Number when known (the link must then go to it);
+    *expect_badge* is False for an anonymous submission (there must then be no link).
+    LaTeXML converts a fresh copy of *files* (the upload list; default: every regular
+    file of *directory*), never a binding or anything else it would run as code
+    (:func:`pith_tex.check.safecopy.code_file`): a paper that brings one fails, named.
+    *budget*: what may still be copied; *tick*: called while LaTeXML runs.  *whole*
+    False: the reduced document (:mod:`pith_tex.check.titleblock`: preamble and title block)
+    where it can be made; what LaTeXML says about the rest of the paper is then not
+    looked at (``check --html full`` does)."""
+    names = _listing(directory) if files is None else list(files)
+    code_files = [(n, why) for n in names for why in [code_file(os.path.basename(n))]
+                  if why is not None]
+    if code_files:
+        return Check("html", FAIL, "not converted: %s: LaTeXML, as arXiv runs it, would run "
+                     "it" % "; ".join("%s is %s" % (n, why) for n, why in code_files))
+    latexmlc = shutil.which("latexmlc")
+    if latexmlc is None:
+        return Check("html", WARN, "not checked: LaTeXML (latexmlc) is not installed, so the "
+                     "HTML view arXiv makes of the paper was not tried (apt-get install latexml)")
+    with tempfile.TemporaryDirectory(prefix="latexml-") as tmp:
+        paper, out = os.path.join(tmp, "paper"), os.path.join(tmp, "out")
+        os.makedirs(paper)
+        os.makedirs(out)
+        refused = copy_listed(directory, names, paper, budget)
+        if refused:
+            return Check("html", WARN if files is None else FAIL,
+                         "not converted: %s" % "; ".join("%s is %s" % (r.path, r.why)
+                                                        for r in refused))
+        part = None if whole else _reduce_in(paper, main)
+        code, output, stopped = _convert(latexmlc, paper, main, out, timeout, tick)
+        output = output.replace(paper + os.sep, "")  # names as in the upload
+        if stopped == "output":
+            return Check("html", FAIL, "LaTeXML wrote more than %d MB of output and log: "
+                         "stopped" % (LOG_CAP >> 20))
+        if code is None:
+            return _timed_out(main, output, timeout)
+        page = os.path.join(out, "main.html")
+        html = ""
+        try:
+            data = read_regular(page, MAX_PAGE, follow_symlinks=False)
+        except OSError:
+            data = b""
+        if data is None:
+            return Check("html", WARN, "not checked: LaTeXML's page is larger than %d MB"
+                         % (MAX_PAGE >> 20))
+        html = data.decode("utf-8", "replace")
+    summary = _SUMMARY_RE.search(output)
+    said = summary.group(1).strip() if summary else "no summary (exit %d)" % code
+    # What LaTeXML reports about the rest of the paper (a figure format, another
+    # package) is arXiv's HTML view's business, not the badge's: a WARN that names it.
+    # Whatever names pith is pith's failure.
+    problems = ["undefined macro " + m.group(1) for m in _UNDEFINED_RE.finditer(output)]
+    problems += [m.group(0)[:300] for m in _ERROR_RE.finditer(output)]
+    # Debian's and Ubuntu's ImageMagick forbids reading PDF/PS by default, so LaTeXML
+    # here cannot convert a PDF figure: the author's machine, not the paper.
+    problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
+                for p in problems]
+    ours = [p for p in problems if _OURS_RE.search(p)]
+    converted, after = "%s as arXiv does" % main, ""
+    if part is not None:
+        # Packages left out of the reduced document leave their commands undefined: not
+        # the paper's problems, and the rest of the paper was not converted.
+        problems = [p for p in problems if p.startswith("Fatal:")]
+        converted = "the preamble and title block of %s as arXiv does" % main
+        after = " (%scheck --html full converts the whole paper)" % (
+            "left out of the preamble: %s; " % ", ".join(part) if part else "")
+    if ours:
+        return Check("html", FAIL, "LaTeXML, as arXiv runs it: %s (%s)" % (ours[0], said))
+    if not html:
+        return Check("html", WARN, "not checked: LaTeXML wrote no HTML page (%s)"
+                     % (problems[0] if problems else said))
+    parser = _Links()
+    parser.feed(html)
+    boxes = [e for e in parser.errors if _OURS_RE.search(e)]
+    if boxes:
+        return Check("html", FAIL, "the HTML page shows an error box: %s" % boxes[0])
+    problems += ["an error box in the page: " + e for e in parser.errors]
+    if not expect_badge:
+        if parser.links or (number and number in html):
+            return Check("html", FAIL, "anonymous, but the HTML page links to or names the "
+                         "Pith Number")
+        return Check("html", OK, "LaTeXML converts %s with no error; anonymous: no badge "
+                     "in the page%s" % (converted, after))
+    if len(parser.links) != 1:
+        # A fatal error elsewhere can cut the page short before the badge: name it.
+        fatal = [p for p in problems if p.startswith("Fatal:")]
+        return Check("html", FAIL, "the HTML page has %d links to %s, not one badge%s"
+                     % (len(parser.links), URL_BASE,
+                        " (LaTeXML stopped: %s)" % fatal[0] if fatal else ""))
+    href, text = parser.links[0]
+    shown = href[len(URL_BASE):]
+    if number is not None and shown != number:
+        return Check("html", FAIL, "the HTML badge links to %s, not to the paper's %s"
+                     % (href, number))
+    if not re.search(r"pith:(?:[0-9]{4}:)?" + re.escape(shown), text):
+        return Check("html", FAIL, "the HTML badge's text (%r) does not show pith:%s"
+                     % (text, shown))
+    if problems:
+        return Check("html", WARN, "the badge renders in arXiv's HTML view (%r, linked to %s), "
+                     "but LaTeXML also reports, about the rest of the paper: %s"
+                     % (text, href, problems[0]))
+    return Check("html", OK, "LaTeXML converts %s, with no error; the badge reads %r and "
+                 "links to %s%s" % (converted, text, href, after))
+
+
+def _reduce_in(paper: str, main: str) -> Optional[List[str]]:
+    """Replace *main* in the copy *paper* by its reduced document; the packages left out
+    (None: the title block cannot be told, the whole paper stays)."""
+    from ..safeio import MAX_TEX
+    from .titleblock import reduce
+
+    path = os.path.join(paper, main)
+    try:
+        data = read_regular(path, MAX_TEX, follow_symlinks=False)
+    except OSError:
+        return None
+    if data is None:
+        return None
+    text = data.decode("utf-8", "surrogateescape")
+    reduced = reduce(text)
+    if reduced is None:
+        return None
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "wb") as f:
+        f.write(reduced[0].encode("utf-8", "surrogateescape"))
+    return reduced[1]

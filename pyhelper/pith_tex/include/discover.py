@@ -1,0 +1,94 @@
+"""Find the ``\\pithnumber{...}`` of the paper in the ``.tex`` files of a directory.
+
+Comments (from an unescaped ``%`` to the end of the line) are ignored, and so are
+arguments containing ``#`` (macro definitions).  ``\\pithnumber[options]{...}`` is
+accepted.  Exactly one distinct number must be found.
+
+Every ``.tex`` file is read through :mod:`pith_tex.safeio`: a FIFO, device or socket
+named ``*.tex`` and a file larger than 8 MiB are refused with a message naming them
+(exit 3), never opened or read whole; a directory named ``*.tex`` is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, Optional, Tuple
+
+from ..errors import CouldNotCheck, UsageError, safe_name
+from ..record.identifier import Identifier, parse_identifier
+from ..safeio import MAX_TEX, NotRegularFile, read_regular_or_raise
+
+_COMMENT_RE = re.compile(r"(?<!\\)%.*")
+_PITHNUMBER_RE = re.compile(r"\\pithnumber\s*(?:\[[^\]\n]*\])?\s*\{([^{}\n]*)\}")
+
+
+def read_tex(path: str, cap: int = MAX_TEX) -> str:
+    """The text of a TeX file (source, package or log); undecodable bytes replaced.
+
+    Raises :class:`OSError`: :class:`~pith_tex.safeio.NotRegularFile` for a FIFO, device,
+    socket or directory (refused before it is opened), :class:`~pith_tex.safeio.FileTooLarge`
+    beyond *cap* (8 MiB: :data:`pith_tex.safeio.MAX_TEX`).
+    """
+    return read_regular_or_raise(path, cap).decode("utf-8", "replace")
+
+
+def uncomment(line: str) -> str:
+    """*line* without its comment (from an unescaped ``%`` to the end)."""
+    return _COMMENT_RE.sub("", line)
+
+
+def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Identifier:
+    """The one number the ``*.tex`` files of *directory* name; :class:`UsageError` else."""
+    try:
+        names = sorted(n for n in os.listdir(directory)
+                       if n.endswith(".tex") and n not in exclude)
+    except OSError as e:
+        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e))
+    found: Dict[str, List[Tuple[str, Identifier]]] = {}
+    for name in names:
+        path = os.path.join(directory, name)
+        try:
+            text = read_tex(path)
+        except NotRegularFile as e:
+            if e.kind == "a directory":
+                continue  # a directory named *.tex is no source file
+            raise CouldNotCheck("%s is %s, not a regular file: pith-tex does not read it; "
+                                "remove it, or name the number: pith-tex fetch NUMBER"
+                                % (safe_name(name), e.kind))
+        except FileNotFoundError:
+            continue  # removed since the listing (or a dangling symlink)
+        except OSError as e:
+            raise CouldNotCheck("cannot read %s to look for \\pithnumber: %s; name the "
+                                "number instead: pith-tex fetch NUMBER"
+                                % (safe_name(name), e.strerror or e))
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if "\\pithnumber" not in line:
+                continue
+            for m in _PITHNUMBER_RE.finditer(uncomment(line)):
+                arg = m.group(1)
+                if "#" in arg:
+                    continue
+                where = "%s:%d" % (name, lineno)
+                try:
+                    ident = parse_identifier(arg)
+                except UsageError as e:
+                    raise UsageError("%s: \\pithnumber{...}: %s" % (where, e.message))
+                found.setdefault(ident.number, []).append((where, ident))
+    if not found:
+        raise UsageError(
+            "no \\pithnumber{...} in %s: add \\pithnumber{NUMBER} to the paper or run "
+            "pith-tex fetch NUMBER" % (
+                "the .tex files here (%s)" % ", ".join(names) if names else "any .tex file here"))
+    if len(found) > 1:
+        listing = "; ".join("%s (%s)" % (num, ", ".join(w for w, _ in uses))
+                            for num, uses in sorted(found.items()))
+        raise UsageError("the .tex files name %d different Pith Numbers: %s; run "
+                         "pith-tex fetch NUMBER with the one you mean" % (len(found), listing))
+    (number, uses), = found.items()
+    years = sorted({i.year for _, i in uses if i.year is not None})
+    if len(years) > 1:
+        raise UsageError("the .tex files give %s with different years (%s): fix them"
+                         % (number, ", ".join(map(str, years))))
+    year: Optional[int] = years[0] if years else None
+    return Identifier(number, year)

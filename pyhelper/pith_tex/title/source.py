@@ -1,0 +1,161 @@
+"""Where is the paper's title?  The main file arXiv compiles, and the ``\\title`` in it.
+
+The main file is :func:`pith_tex.check.mainfile.find_main`'s (arXiv's rule).
+
+:func:`find_title` reads the main file with the files it ``\\input``\\s and
+``\\include``\\s (in the paper's directory, at most :data:`MAX_FILES` files) and returns the
+first title command's argument: ``\\title`` (before or after ``\\begin{document}``;
+``\\title[short]{long}`` gives the long one), and the venue macros of the real templates
+(``\\icmltitle``, MDPI's ``\\Title``, Taylor & Francis' ``\\articletitle``).  Argumentless
+macros the source defines (``\\newcommand{\\datanet}{DataNet}``, ``\\def``) are expanded
+in it.  Everything here reads text: nothing is executed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, NamedTuple, Optional, Set
+
+from ..include.discover import read_tex, uncomment
+from ..errors import UsageError, safe_name
+from .compare import _group, _skip_optional, _skip_ws
+
+MAX_FILES = 64  # files read through \input and \include
+MAX_TEXT = 4 * 1024 * 1024  # characters read in all
+
+#: The commands that set a paper's title, in the templates' spelling.
+TITLE_COMMANDS = ("title", "icmltitle", "Title", "articletitle", "papertitle")
+_TITLE_RE = re.compile(r"\\(%s)(?![A-Za-z@])\s*" % "|".join(TITLE_COMMANDS))
+INPUT_RE = re.compile(r"\\(?:input|include|subfile)\s*\{([^{}\n]+)\}|\\input\s+([^\s{}\\]+)")
+DOCCLASS_RE = re.compile(r"\\documentclass(?![A-Za-z@])\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
+BEGIN_DOC_RE = re.compile(r"\\begin\s*\{document\}")
+_DEF_RE = re.compile(r"\\(?:(?:re|provide)?newcommand\*?\s*\{?\s*\\([A-Za-z@]+)\s*\}?"
+                     r"|[gex]?def\s*\\([A-Za-z@]+))\s*(?=\{)")
+
+
+def source_text(path: str) -> str:
+    return "\n".join(uncomment(line) for line in read_tex(path).splitlines())
+
+
+def resolve_input(directory: str, name: str) -> Optional[str]:
+    name = name.strip()
+    for candidate in (name, name + ".tex"):
+        path = os.path.normpath(os.path.join(directory, candidate))
+        if not path.startswith(os.path.abspath(directory) + os.sep) and not path.startswith(
+                directory + os.sep):
+            # only files inside the paper's directory are the paper
+            if os.path.isabs(candidate) or candidate.startswith(".."):
+                return None
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+class Source(NamedTuple):
+    text: str  # the main file with its \input and \include files in place
+    files: List[str]  # the files read, main first
+
+
+def expanded_source(directory: str, main_name: str) -> Source:
+    """The main file's text with ``\\input``/``\\include`` files put in their place
+    (each file once, :data:`MAX_FILES` files and :data:`MAX_TEXT` characters at most)."""
+    seen: Set[str] = set()
+    files: List[str] = []
+    budget = [MAX_TEXT]
+
+    def read(path: str) -> str:
+        real = os.path.realpath(path)
+        if real in seen or len(seen) >= MAX_FILES or budget[0] <= 0:
+            return ""
+        seen.add(real)
+        files.append(os.path.relpath(path, directory))
+        try:
+            text = source_text(path)[:budget[0]]
+        except OSError:
+            return ""
+        budget[0] -= len(text)
+        out: List[str] = []
+        last = 0
+        for m in INPUT_RE.finditer(text):
+            target = resolve_input(directory, m.group(1) or m.group(2))
+            out.append(text[last:m.end()])
+            last = m.end()
+            if target is not None:
+                out.append("\n" + read(target) + "\n")
+        out.append(text[last:])
+        return "".join(out)
+
+    text = read(os.path.join(directory, main_name))
+    return Source(text, files)
+
+
+def macros_defined(text: str) -> Dict[str, str]:
+    """The argumentless macros *text* defines, name to body (the first definition)."""
+    found: Dict[str, str] = {}
+    for m in _DEF_RE.finditer(text):
+        name = m.group(1) or m.group(2)
+        start = m.end()
+        end = _group(text, start)
+        body = text[start + 1:end - 1]
+        if "#" in body or name in found or len(body) > 400:
+            continue
+        found[name] = body
+    return found
+
+
+def expand(title: str, macros: Dict[str, str]) -> str:
+    """*title* with the source's own argumentless macros replaced by their bodies."""
+    for _ in range(8):  # macros that use macros, a few levels deep
+        changed = [False]
+
+        def sub(m: "re.Match[str]") -> str:
+            body = macros.get(m.group(1))
+            if body is None:
+                return m.group(0)
+            changed[0] = True
+            # braces only where the body's last command would run into a letter
+            return "{%s}" % body if re.search(r"\\[A-Za-z@]+\s*$", body) else body
+
+        title = re.sub(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?", sub, title)
+        if not changed[0] or len(title) > 4000:
+            break
+    return title
+
+
+def title_in(text: str) -> Optional[str]:
+    """The argument of the first title command in *text* that is not a definition."""
+    for m in _TITLE_RE.finditer(text):
+        i = _skip_optional(text, m.end())  # \title[short]{long}: the long one
+        if i >= len(text) or text[i] != "{":
+            continue
+        j = _group(text, i)
+        arg = text[i + 1:j - 1]
+        if "#" in arg:  # a definition, not a title
+            continue
+        if not arg.strip():
+            continue
+        return arg
+    return None
+
+
+class Found(NamedTuple):
+    raw: str  # the title as typed (its own macros expanded)
+    file: str  # the file it is in, relative to the paper's directory
+
+
+def find_title(directory: str, main_name: str) -> Optional[Found]:
+    """The paper's title as typed, or None when the source has none."""
+    src = expanded_source(directory, main_name)
+    raw = title_in(src.text)
+    if raw is None:
+        return None
+    where = main_name
+    for name in src.files:
+        try:
+            if raw in source_text(os.path.join(directory, name)):
+                where = name
+                break
+        except OSError:
+            continue
+    return Found(expand(raw, macros_defined(src.text)), where)

@@ -1,0 +1,235 @@
+"""One file, whatever it is: which document it holds (resolver JSON, bundle, Paper Citation
+Record, include or compiled PDF), read within the caps, and handed to the verifier of its
+kind.  This is the top of the verification modules: it imports ``verify``, ``citations``,
+``signatures`` and ``pdf``, and none of them imports it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+
+from ..record import canonical
+from ..checks import FAIL, Check, FileOutcome, Outcome
+from ..record.documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
+                        parse_record_doc, read_capped)
+from ..errors import PithError, show
+from ..safeio import NotRegularFile, check_regular
+from ..record.verify import loads, verify_bundle, verify_record
+
+if TYPE_CHECKING:
+    from ..record.keys import Keyring
+
+def expected_number(path: str) -> Optional[str]:
+    """``.../NUM.json`` or ``.../NUM/bundle.json``: the number the path promises."""
+    base = os.path.basename(path)
+    stem = base[:-5] if base.endswith(".json") else base
+    if canonical.is_number(stem):
+        return stem
+    if base == "bundle.json":
+        parent = os.path.basename(os.path.dirname(path))
+        if canonical.is_number(parent):
+            return parent
+    return None
+
+
+def _too_large() -> str:
+    from ..citations import record as citations
+
+    return "larger than 1 MiB (%d MiB for a Paper Citation Record)" % (
+        citations.MAX_RECORD >> 20)
+
+
+def unreadable(path: str, e: OSError, kind: str = "unknown") -> FileOutcome:
+    """The outcome of a file that could not be read (exit 3)."""
+    if isinstance(e, NotRegularFile):
+        return FileOutcome(path, kind, None, "refused: it is %s, not a regular file"
+                           % e.kind)
+    return FileOutcome(path, kind, None, "cannot read: %s" % (e.strerror or e))
+
+
+def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
+    """``(bytes, None)``, or ``(b"", outcome)`` for a file that cannot be read, is not a
+    regular file (a FIFO, device or socket is refused before it is opened) or is larger
+    than 1 MiB, unless it may be a Paper Citation Record (up to
+    :data:`pith_tex.citations.record.MAX_RECORD`; :func:`decode_json` holds every other document
+    to 1 MiB)."""
+    from ..citations import record as citations  # here, not on top: ``verify paper.pdf`` does not pay for it
+
+    try:
+        data = read_capped(path, citations.MAX_RECORD)
+    except OSError as e:
+        return b"", unreadable(path, e)
+    if data is None or (len(data) > MAX_BODY and not citations.may_be_citation_record(data)):
+        return b"", FileOutcome(path, "unknown", None, _too_large())
+    return data, None
+
+
+#: A ``\\uD800``-``\\uDFFF`` escape: the one way JSON text can hold a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89a-fA-F]")
+
+
+def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
+    """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON: not
+    JSON, nested deeper than the parser's recursion limit, holding a lone surrogate
+    (``"\\ud800"``: no UTF-8 text, so no canonical JSON, can carry it), or larger than
+    1 MiB and not a Paper Citation Record."""
+    try:
+        obj = loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        return None, FileOutcome(path, "unknown", None,
+                                 "not valid JSON (%s)" % e.__class__.__name__)
+    except RecursionError:
+        return None, FileOutcome(path, "unknown", None, "not valid JSON (nested too deeply)")
+    if _SURROGATE_ESCAPE.search(data) is not None:  # rare: pay for the walk only then
+        try:
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return None, FileOutcome(path, "unknown", None,
+                                     "not valid JSON (a lone surrogate escape: \\uD800-"
+                                     "\\uDFFF not in a pair)")
+        except RecursionError:
+            return None, FileOutcome(path, "unknown", None,
+                                     "not valid JSON (nested too deeply)")
+    if len(data) > MAX_BODY:
+        from ..citations import record as citations
+
+        if not citations.is_citation_record(obj):
+            return None, FileOutcome(path, "unknown", None, _too_large())
+    return obj, None
+
+
+def verify_json_obj(
+    path: str, obj: Any, *, require_signature: bool = False,
+    keyring: Optional[Keyring] = None, data: Optional[bytes] = None,
+) -> FileOutcome:
+    """Verify one saved resolver JSON, bundle or Paper Citation Record, already parsed
+    (*obj*, from *path*; *data*: the bytes parsed, which a citation record's check for
+    repeated keys reads)."""
+    from ..citations import record as citations
+
+    kind = kind_of(obj)
+    if kind is None and citations.is_citation_record(obj):
+        kind = citations.KIND
+    try:
+        if kind == citations.KIND:
+            return FileOutcome(path, citations.KIND, citations.verify_citation_record(
+                obj, path, data, citations.expected_arxiv_id(path)))
+        if kind == "record":
+            doc = parse_record_doc(obj, path)
+            out = verify_record(expected_number(path), doc, None, check_signature=False)
+        elif kind == "bundle":
+            bdoc = parse_bundle_doc(obj, path)
+            out = verify_bundle(expected_number(path), bdoc,
+                                require_signature=require_signature, keyring=keyring)
+        else:
+            return FileOutcome(path, "unknown", None,
+                               "neither resolver JSON (record_type: pith_number_record), a "
+                               "bundle (bundle_type: pith_open_graph_bundle) nor a Paper "
+                               "Citation Record (schema: %s)" % citations.SCHEMA)
+    except PithError as e:
+        return FileOutcome(path, kind or "unknown", None, e.message, e.exit_code)
+    return FileOutcome(path, kind, with_duplicate_key(out, data, kind))
+
+
+def with_duplicate_key(out: Outcome, data: Optional[bytes], what: str) -> Outcome:
+    """*out* with a failed ``json`` check when the JSON *data* it was read from repeats a
+    key (Python keeps the last value; other readers, and eyes, the first); else *out*
+    itself.  Shared by ``verify`` and ``fetch``: the same bytes get the same verdict."""
+    from ..citations import record as citations
+
+    key = citations.duplicate_key(data) if data is not None else None
+    if key is None:
+        return out
+    return out._replace(checks=[*out.checks, Check(
+        "json", FAIL, "an object repeats the key %s: readers disagree on what this %s "
+        "says (the checks above read the last value)" % (show(key), what))])
+
+
+#: Byte-order marks (UTF-8, UTF-16): an editor saved the include.
+_BOMS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
+_NOT_WRITTEN_RE = re.compile(rb"[\x00\x7f-\xff]")
+
+
+def include_bytes_problem(data: bytes) -> Optional[str]:
+    """Why *data* cannot be an include by its bytes alone, in pith.sty's words (on every
+    engine: a byte-order mark, or a character that is not ASCII or is NUL, and on which
+    line); None when every byte is one pith-tex writes."""
+    if data.startswith(_BOMS):
+        return ("it starts with a byte-order mark (an editor saved it), which pith-tex "
+                "fetch never writes")
+    m = _NOT_WRITTEN_RE.search(data)
+    if m is None:
+        return None
+    return ("line %d holds a character that pith-tex fetch never writes (not ASCII, or NUL)"
+            % (data.count(b"\n", 0, m.start()) + 1))
+
+
+def _include_outcome(path: str, data: bytes, require_signature: bool,
+                     keyring: Optional[Keyring]) -> FileOutcome:
+    if not data.strip():
+        return FileOutcome(path, "include", None,
+                           "the file is empty: not a pith-tex include (run pith-tex fetch)")
+    problem = include_bytes_problem(data)
+    if problem is not None:
+        return FileOutcome(path, "include", None, problem)
+    text = data.decode("ascii")
+    from ..include.verify import verify_include_text
+
+    return verify_include_text(path, text, require_signature=require_signature,
+                               keyring=keyring)
+
+
+def verify_include_file(path: str, *, require_signature: bool = False,
+                        keyring: Optional[Keyring] = None) -> FileOutcome:
+    """Verify the file at *path* as an include, whatever its name (``include=FILE``)."""
+    data, failed = read_file(path)
+    if failed is not None:
+        return failed
+    return _include_outcome(path, data, require_signature, keyring)
+
+
+def verify_file(path: str, *, require_signature: bool = False,
+                keyring: Optional[Keyring] = None) -> FileOutcome:
+    """Verify one file: ``.tex`` as an include, ``.pdf`` (or any file that starts as a
+    PDF does) as a compiled paper (:mod:`pith_tex.pdf.verify`), anything else as resolver
+    JSON/bundle."""
+    if is_pdf_name(path):
+        from ..pdf.verify import verify_pdf
+
+        try:  # pypdf opens the path itself: refuse a FIFO or device before it does
+            check_regular(path)
+        except OSError as e:
+            return unreadable(path, e, "pdf")
+        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
+    data, failed = read_file(path)
+    if failed is not None:
+        return failed
+    if data.startswith(PDF_MAGIC):  # a PDF by another name
+        from ..pdf.verify import verify_pdf
+
+        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
+    if path.endswith(".tex"):
+        return _include_outcome(path, data, require_signature, keyring)
+    obj, failed = decode_json(path, data)
+    if failed is not None:
+        return failed
+    return verify_json_obj(path, obj, require_signature=require_signature, keyring=keyring,
+                           data=data)
+
+
+def internal_error(path: str, e: BaseException) -> FileOutcome:
+    """The outcome of a file whose check raised: one line for that file (exit 3), and the
+    other files are still checked."""
+    return FileOutcome(path, "unknown", None, "could not check this file: internal error "
+                       "(%s: %s); please report it" % (type(e).__name__, show(str(e), 80)))
+
+
+def verify_file_guarded(path: str, *, require_signature: bool = False) -> FileOutcome:
+    """:func:`verify_file`, with any exception it raises made the file's own outcome."""
+    try:
+        return verify_file(path, require_signature=require_signature)
+    except Exception as e:  # MemoryError and RecursionError included
+        return internal_error(path, e)
