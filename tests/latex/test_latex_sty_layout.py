@@ -1,16 +1,8 @@
-"""pith.sty's deferred parts: code read only on first use follows the package proper's
-``\\file_input_stop:``: the include's fast reader (marker line ``|``), which continues
-into the QR part (marker line ``<``) when a code is asked for, the include's full reader
-(marker line ``;``), the title badge carried off page 1 (marker line ``*``) and the rest
-(marker line ``>``), each ending with
-``\\file_input_stop:``; after them the LaTeXML path (marker line ``!``), which only
-LaTeXML reads.
-
-A part is read by inputting pith.sty again with every character a comment character
-except its marker, so a line before the part that began with the marker would switch to
-code too early, and a part without its closing stop would run into the next.  The
-behaviour (messages, include reading, QR codes) is tested by l3build and the compile
-tests; this pins the layout they rely on.
+"""pith.sty's layout: one file, read once.  TeX reads it from the top to the one
+``\\file_input_stop:`` before the LaTeXML path (marker line ``!``), which only LaTeXML
+reads (every character but ``!`` a comment character there); no part of the file is read
+a second time.  The behaviour (messages, include reading, QR codes) is tested by l3build
+and the compile tests; this pins the layout they rely on.
 """
 from __future__ import annotations
 
@@ -20,17 +12,17 @@ from pathlib import Path
 STY = Path(__file__).resolve().parents[2] / "latex" / "pith.sty"
 
 
-def test_two_marked_parts_each_after_a_stop():
+def test_read_once_with_the_latexml_path_after_the_one_stop() -> None:
     lines = STY.read_text(encoding="ascii").split("\n")
-    stops = [n for n, line in enumerate(lines) if line == "\\file_input_stop:"]
-    assert [lines[n + 1] for n in stops] == ["|", ";", "*", ">", "!"]
-    # the QR part: between the fast reader and the full one
-    qr = lines.index("<")
-    assert stops[0] < qr < stops[1]
-    for marker, part_start in [("<", qr)] + [(lines[n + 1], n + 1) for n in stops]:
-        # before its marker line, no line of the file starts with the marker
-        assert not [n for n in range(part_start) if lines[n].startswith(marker)], marker
-    # nothing but ASCII: the reading loops set tab, end of line and the printable range
+    stops = [n for n, line in enumerate(lines) if "\\file_input_stop:" in line.split("%")[0]]
+    assert [lines[n + 1] for n in stops] == ["!"]
+    # before the LaTeXML path's marker line, no line of the file starts with '!'
+    assert not [n for n in range(stops[0] + 1) if lines[n].startswith("!")]
+    # nothing re-reads the file: no primitive \input of it, no \file_input of it
+    code = "\n".join(line.split("%")[0] for line in lines[: stops[0]])
+    assert "\\tex_input:D" not in code and "\\file_input:n" not in code
+    # nothing but ASCII: the LaTeXML path's skip sets tab, end of line and the
+    # printable range
     text = STY.read_bytes()
     assert all(b in (9, 10) or 32 <= b <= 126 for b in text)
 
@@ -46,6 +38,10 @@ def test_names_declared_with_the_kernels_checks() -> None:
         r"^\\(?:cs_gset_eq:[Nc]N|tex_let:D|tex_global:D).*\\c_(?:empty_tl|false_bool)",
         code, re.M)
     assert not lets, lets
+    # an internal name is defined once at load time, with the checked \\..._new form;
+    # \\cs_gset... only redefines at run time (indented, in a function's body)
+    gsets = re.findall(r"^\\(?:cs|prg)_gset\w*:\w+ *\\_*pith\S*", code, re.M)
+    assert not gsets, gsets
     users = ("pithsetup", "pithnumber", "pithrecord", "pithqrcode", "pithbadge", "pithqr")
     for cmd in users:
         first = re.search(r"^\\(?:cs_(\w+):Npn|NewDocumentCommand) *\\%s\b" % cmd, code, re.M)
