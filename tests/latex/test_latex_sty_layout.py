@@ -49,3 +49,17 @@ def test_names_declared_with_the_kernels_checks() -> None:
     # Messages stay \msg_new: l3kernel 2024-02-13 deprecated \msg_gset and made it the
     # local \msg_set.
     assert not re.search(r"\\msg_g?set:nnnn?\b", code), "define pith's messages with \\msg_new"
+
+
+def test_contents_name_each_part_in_order() -> None:
+    """The contents at the top list the parts; each part opens with a banner that carries
+    its number, in that order: a reader finds each part from the contents."""
+    text = STY.read_text(encoding="ascii")
+    head = text[text.index("% Contents.") : text.index("% Cost.")]
+    listed = [int(n) for n in re.findall(r"^%   (\d)\. ", head, re.M)]
+    assert listed == list(range(10))
+    bar = "% " + "=" * 75
+    banners = re.findall(r"^%s\n%% (\d)\. .*\n%s$" % (bar, bar), text, re.M)
+    assert [int(n) for n in banners] == list(range(1, 10))
+    # the LaTeXML path is the last part, right after its banner
+    assert text.index("\n%% 9. " % ()) < text.index("\n\\file_input_stop:\n!\n")
