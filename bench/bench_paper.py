@@ -150,17 +150,20 @@ def _figure_bars(rng: random.Random, n: int) -> str:
 def _bbl(rng: random.Random, keys: list[str]) -> tuple[str, dict[str, str]]:
     """A natbib .bbl as plainnat writes it, and each key's author-year label."""
     items, labels = [], {}
-    for key in keys:
+    for n, key in enumerate(keys):
         a, b = rng.choice(_WORDS).capitalize(), rng.choice(_WORDS).capitalize()
         year = rng.randint(1990, 2025)
         labels[key] = "%s and %s" % (a, b)
         items.append(
             "\\bibitem[%s and %s(%d)]{%s}\n%s~%s and %s~%s.\n\\newblock %s.\n"
             "\\newblock \\emph{Journal of %s}, %d\\penalty0 (%d):\\penalty0 %d--%d, %d.\n"
-            "\\newblock \\doi{10.5555/%s}.\n" % (
+            "\\newblock \\doi{10.5555/%s}.\n%s" % (
                 a, b, year, key, rng.choice("ABCDEFGH"), a, rng.choice("JKLMNPRS"), b,
                 _sentence(rng)[:-1], rng.choice(_WORDS).capitalize(), rng.randint(1, 40),
-                rng.randint(1, 12), rng.randint(1, 400), rng.randint(401, 800), year, key))
+                rng.randint(1, 12), rng.randint(1, 400), rng.randint(401, 800), year, key,
+                # a URL field, as plainnat writes it (typewriter type, like most papers'
+                # references or code links: the badge's font is then already embedded)
+                "\\newblock URL \\url{https://example.org/%s}.\n" % key if n % 4 == 0 else ""))
     head = ("\\begin{thebibliography}{%d}\n\\providecommand{\\natexlab}[1]{#1}\n"
             "\\providecommand{\\url}[1]{\\texttt{#1}}\n"
             "\\expandafter\\ifx\\csname urlstyle\\endcsname\\relax\n"
