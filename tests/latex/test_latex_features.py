@@ -63,25 +63,6 @@ def test_signed_include(tmp_path, route):
     texrun.check_record(b.pdf, signed=True)
 
 
-@pytest.mark.parametrize("route", ["pdflatex", "xelatex"])
-def test_parts_come_from_the_file_loaded(tmp_path, route):
-    """``\\usepackage{sty/pith}`` while another pith.sty is where TeX looks first (the
-    working directory): the parts read on first use (the include's reader, the QR
-    code) come from the file that was loaded, not from the other one."""
-    sty = texrun.STY.read_text(encoding="ascii")
-    marked = sty.replace("\n|\n", "\n|\n\\iow_log:n { pith~parts~from~sty/pith.sty }\n", 1)
-    assert marked != sty
-    (tmp_path / "sty").mkdir(parents=True)
-    (tmp_path / "sty" / "pith.sty").write_text(marked, encoding="ascii")
-    src = docs.document(pith_options="qr").replace("{pith}", "{sty/pith}", 1)
-    assert "[qr]{sty/pith}" in src
-    # compile_tex puts the unmarked pith.sty into the working directory
-    b = texrun.compile_tex(tmp_path, src, route, include=SIGNED_INCLUDE)
-    assert b.ok, b.describe()
-    assert "pith parts from sty/pith.sty" in b.log
-    assert texrun.info(b.pdf)["PithVerification"] == "verified"
-
-
 def test_unsigned_include_says_checked(tmp_path):
     # Recomputed from the arXiv record, but no signed receipt: "checked",
     # a word a reader understands, not "hash verified".

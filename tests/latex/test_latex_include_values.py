@@ -102,7 +102,6 @@ VALUES: dict[str, list[str]] = {
 DOC = r"""\documentclass{article}
 \usepackage{pith}
 \ExplSyntaxOn
-\__pith_more_include:
 \iow_new:N \g__test_iow
 \iow_open:Nn \g__test_iow { decisions.txt }
 \ior_new:N \g__test_ior
@@ -170,7 +169,6 @@ FAST_RECEIPT = {"key-id": "pith-2026", "signature-hex": "ab" * 64}
 FAST_DOC = r"""\documentclass{article}
 \usepackage{pith}
 \ExplSyntaxOn
-\__pith_more_fast:
 \iow_new:N \g__test_iow
 \iow_open:Nn \g__test_iow { fast.txt }
 \ior_new:N \g__test_ior

@@ -1,16 +1,8 @@
-"""pith.sty's deferred parts: code read only on first use follows the package proper's
-``\\file_input_stop:``: the include's fast reader (marker line ``|``), which continues
-into the QR part (marker line ``<``) when a code is asked for, the include's full reader
-(marker line ``;``), the title badge carried off page 1 (marker line ``*``) and the rest
-(marker line ``>``), each ending with
-``\\file_input_stop:``; after them the LaTeXML path (marker line ``!``), which only
-LaTeXML reads.
-
-A part is read by inputting pith.sty again with every character a comment character
-except its marker, so a line before the part that began with the marker would switch to
-code too early, and a part without its closing stop would run into the next.  The
-behaviour (messages, include reading, QR codes) is tested by l3build and the compile
-tests; this pins the layout they rely on.
+"""pith.sty's layout: one file, read once.  TeX reads it from the top to the one
+``\\file_input_stop:`` before the LaTeXML path (marker line ``!``), which only LaTeXML
+reads (every character but ``!`` a comment character there); no part of the file is read
+a second time.  The behaviour (messages, include reading, QR codes) is tested by l3build
+and the compile tests; this pins the layout they rely on.
 """
 from __future__ import annotations
 
@@ -20,41 +12,54 @@ from pathlib import Path
 STY = Path(__file__).resolve().parents[2] / "latex" / "pith.sty"
 
 
-def test_two_marked_parts_each_after_a_stop():
+def test_read_once_with_the_latexml_path_after_the_one_stop() -> None:
     lines = STY.read_text(encoding="ascii").split("\n")
-    stops = [n for n, line in enumerate(lines) if line == "\\file_input_stop:"]
-    assert [lines[n + 1] for n in stops] == ["|", ";", "*", ">", "!"]
-    # the QR part: between the fast reader and the full one
-    qr = lines.index("<")
-    assert stops[0] < qr < stops[1]
-    for marker, part_start in [("<", qr)] + [(lines[n + 1], n + 1) for n in stops]:
-        # before its marker line, no line of the file starts with the marker
-        assert not [n for n in range(part_start) if lines[n].startswith(marker)], marker
-    # nothing but ASCII: the reading loops set tab, end of line and the printable range
+    stops = [n for n, line in enumerate(lines) if "\\file_input_stop:" in line.split("%")[0]]
+    assert [lines[n + 1] for n in stops] == ["!"]
+    # before the LaTeXML path's marker line, no line of the file starts with '!'
+    assert not [n for n in range(stops[0] + 1) if lines[n].startswith("!")]
+    # nothing re-reads the file: no primitive \input of it, no \file_input of it
+    code = "\n".join(line.split("%")[0] for line in lines[: stops[0]])
+    assert "\\tex_input:D" not in code and "\\file_input:n" not in code
+    # nothing but ASCII: the LaTeXML path's skip sets tab, end of line and the
+    # printable range
     text = STY.read_bytes()
     assert all(b in (9, 10) or 32 <= b <= 126 for b in text)
 
 
-def test_internal_names_defined_without_check_user_commands_with() -> None:
-    """scripts/cheap-defs.py has been run on pith.sty: no __pith name is left to the
-    kernel's free-name check (~9k instructions each; re-run the script after merging
-    code that adds some), while every user command keeps \\cs_new..., so that a clash
-    with another package stays an error."""
-    import importlib.util
-
-    script = STY.parents[1] / "scripts" / "cheap-defs.py"
-    spec = importlib.util.spec_from_file_location("cheap_defs", script)
-    assert spec and spec.loader
-    cheap_defs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cheap_defs)
+def test_names_declared_with_the_kernels_checks() -> None:
+    """Every variable declared at load time is declared with its \\..._new (the kernel's free-name check and
+    its log entry), not made by letting it to an empty constant; the commands users call
+    and pith's messages are \\cs_new... and \\msg_new, so that a clash with another
+    package stays an error."""
     text = STY.read_text(encoding="ascii")
-    _, left = cheap_defs.transform(text)
-    assert left == 0, "run python3 scripts/cheap-defs.py"
+    code = text[: text.index("\n!\n")]  # the LaTeXML part is plain LaTeX
+    lets = re.findall(
+        r"^\\(?:cs_gset_eq:[Nc]N|tex_let:D|tex_global:D).*\\c_(?:empty_tl|false_bool)",
+        code, re.M)
+    assert not lets, lets
+    # an internal name is defined once at load time, with the checked \\..._new form;
+    # \\cs_gset... only redefines at run time (indented, in a function's body)
+    gsets = re.findall(r"^\\(?:cs|prg)_gset\w*:\w+ *\\_*pith\S*", code, re.M)
+    assert not gsets, gsets
     users = ("pithsetup", "pithnumber", "pithrecord", "pithqrcode", "pithbadge", "pithqr")
     for cmd in users:
-        first = re.search(r"^\\cs_(\w+):Npn \\%s\b" % cmd, text, re.M)
-        assert first and first.group(1).startswith("new"), cmd
+        first = re.search(r"^\\(?:cs_(\w+):Npn|NewDocumentCommand) *\\%s\b" % cmd, code, re.M)
+        assert first and (first.group(1) or "new").startswith("new"), cmd
     # Messages stay \msg_new: l3kernel 2024-02-13 deprecated \msg_gset and made it the
-    # local \msg_set, so a message defined while a lazy part is read in a group is gone
-    # afterwards on TeX Live 2024 and later ("Unknown message").
-    assert not re.search(r"\\msg_g?set:nnnn?\b", text), "define pith's messages with \\msg_new"
+    # local \msg_set.
+    assert not re.search(r"\\msg_g?set:nnnn?\b", code), "define pith's messages with \\msg_new"
+
+
+def test_contents_name_each_part_in_order() -> None:
+    """The contents at the top list the parts; each part opens with a banner that carries
+    its number, in that order: a reader finds each part from the contents."""
+    text = STY.read_text(encoding="ascii")
+    head = text[text.index("% Contents.") : text.index("% Cost.")]
+    listed = [int(n) for n in re.findall(r"^%   (\d)\. ", head, re.M)]
+    assert listed == list(range(10))
+    bar = "% " + "=" * 75
+    banners = re.findall(r"^%s\n%% (\d)\. .*\n%s$" % (bar, bar), text, re.M)
+    assert [int(n) for n in banners] == list(range(1, 10))
+    # the LaTeXML path is the last part, right after its banner
+    assert text.index("\n%% 9. " % ()) < text.index("\n\\file_input_stop:\n!\n")

@@ -29,6 +29,12 @@ _TOOLS = {"pdflatex": ("pdflatex",), "dvips": ("latex", "dvips", "ps2pdf"),
           "xelatex": ("xelatex",)}
 
 
+def made_fonts(workdir: str) -> str:
+    """Where the compile in *workdir* writes the fonts TeX makes on the fly (mktexpk,
+    mktextfm): TeX's own output, as arXiv's TeX makes them too, not a file of the paper."""
+    return os.path.join(workdir, "texmf-var")
+
+
 def _env(workdir: str) -> Dict[str, str]:
     env = dict(os.environ)
     for k in ("TEXINPUTS", "BIBINPUTS", "BSTINPUTS"):
@@ -36,7 +42,7 @@ def _env(workdir: str) -> Dict[str, str]:
     env["TEXMFHOME"] = os.path.join(workdir, "no-texmf-home")  # no personal packages
     # Fonts made on the fly (mktexpk, mktextfm) go to the scratch directory: nothing is
     # written outside it.
-    env["TEXMFVAR"] = os.path.join(workdir, "texmf-var")
+    env["TEXMFVAR"] = made_fonts(workdir)
     env["max_print_line"] = "10000"  # error lines unwrapped in the log
     return env
 

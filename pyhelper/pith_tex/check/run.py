@@ -16,7 +16,7 @@ from ..include.discover import read_tex
 from ..errors import UsageError
 from .html import TIMEOUT as HTML_TIMEOUT, check_html
 from .citations import check_citations
-from .compiler import ROUTES, compile_paper, engine_and_env, tex_roots
+from .compiler import ROUTES, compile_paper, engine_and_env, made_fonts, tex_roots
 from .pagecost import short_page, pages_in_log, pages_without_badge
 from .includes import (anonymous_include, anonymous_reason, check_include, check_number,
                        check_title, include_from_compile, include_read, include_setting,
@@ -137,7 +137,8 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                                      else lambda: progress(None))
             outside: List[str] = []
             if compiled.recorded is not None:
-                outside = outside_reads(compiled.recorded, paper, tex_roots())
+                outside = outside_reads(compiled.recorded, paper,
+                                        tex_roots() + [made_fonts(os.path.dirname(paper))])
             paths = check_paths(directory, outside)
             if paths.status == OK and compiled.check.status == FAIL:
                 # The files the compile would have read after it stopped were not seen.
