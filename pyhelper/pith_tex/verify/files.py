@@ -1,7 +1,8 @@
 """One file, whatever it is: which document it holds (resolver JSON, bundle, Paper Citation
 Record, include or compiled PDF), read within the caps, and handed to the verifier of its
-kind.  This is the top of the verification modules: it imports ``verify``, ``citations``,
-``signatures`` and ``pdf``, and none of them imports it.
+kind.  This is the top of the verification modules: it imports :mod:`pith_tex.record`,
+:mod:`pith_tex.citations`, :mod:`pith_tex.include` (an include's checks) and
+:mod:`pith_tex.pdf`, and none of them imports it.
 """
 
 from __future__ import annotations
