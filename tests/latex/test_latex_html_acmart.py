@@ -40,7 +40,7 @@ ACMART = r"""\documentclass[%(fmt)s]{acmart}
 \settopmatter{printacmref=false}
 \setcopyright{none}
 \begin{document}
-\title{A Stand-in Paper}
+\title{FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale Training of LLMs}
 \author{Ada Author}
 \affiliation{\institution{Some University}\country{Somewhere}}
 \begin{abstract}What the paper says.\end{abstract}
@@ -54,7 +54,7 @@ AMSART = r"""\documentclass{amsart}
 \usepackage{pith}
 \pithnumber{%(num)s}
 \begin{document}
-\title{A Stand-in Paper}
+\title{FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale Training of LLMs}
 \author{Ada Author}
 \begin{abstract}What the paper says.\end{abstract}
 \maketitle
