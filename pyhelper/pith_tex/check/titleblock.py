@@ -26,6 +26,7 @@ import re
 from typing import List, Optional, Tuple
 
 from ..include.discover import uncomment
+from ..title.compare import group_end
 
 #: Packages left out of the reduced document's preamble: drawing, plots, units, code
 #: listings, algorithms, tables, floats, fonts, page layout, mathematics symbols.  None
@@ -72,21 +73,7 @@ def _skip_args(text: str, i: int) -> int:
                 return n
             i = close + 1
         elif j < n and text[j] == "{":
-            depth = 0
-            k = j
-            while k < n:
-                c = text[k]
-                if c == "\\":
-                    k += 2
-                    continue
-                if c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                k += 1
-            i = k + 1
+            i = group_end(text, j)
         else:
             return i
 

@@ -120,7 +120,7 @@ _QUOTE_TRANS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u20
                               "\u00bb": '"', "`": "'", "\u00a0": " "})
 
 
-def _group(text: str, i: int) -> int:
+def group_end(text: str, i: int) -> int:
     """The index after the balanced ``{...}`` group opening at ``text[i]`` (or after the
     single token there); ``len(text)`` when unbalanced."""
     if i >= len(text):
@@ -185,11 +185,11 @@ def _drop_commands(text: str) -> str:
         if m is not None and m.group(1) in _DROPPED:
             j = _skip_optional(text, m.end())
             if m.group(1) == "texorpdfstring":
-                k = _group(text, j)
+                k = group_end(text, j)
                 out.append(text[j + 1:k - 1] if text[j:j + 1] == "{" else text[j:k])
-                j = _group(text, _skip_ws(text, k))
+                j = group_end(text, _skip_ws(text, k))
             elif m.group(1) not in _NO_ARGUMENT:
-                j = _group(text, j)
+                j = group_end(text, j)
             i = j
             continue
         if m is not None:
@@ -247,10 +247,10 @@ def _strip_macros(text: str, unknown: List[str]) -> str:
             out.append(" ")
             if name == "hspace":
                 i = _skip_ws(text, i)
-                i = _group(text, i + 1 if text[i:i + 1] == "*" else i)
+                i = group_end(text, i + 1 if text[i:i + 1] == "*" else i)
         elif name in FORMATTING_COMMANDS:
             for _ in range(_SKIP_FIRST.get(name, 0)):
-                i = _group(text, _skip_optional(text, i))
+                i = group_end(text, _skip_optional(text, i))
         else:
             unknown.append(name)
             out.append("\x00")

@@ -19,7 +19,7 @@ from typing import Dict, List, NamedTuple, Optional, Set
 
 from ..include.discover import read_tex, uncomment
 from ..errors import UsageError, safe_name
-from .compare import _group, _skip_optional, _skip_ws
+from .compare import group_end, _skip_optional, _skip_ws
 
 MAX_FILES = 64  # files read through \input and \include
 MAX_TEXT = 4 * 1024 * 1024  # characters read in all
@@ -96,7 +96,7 @@ def macros_defined(text: str) -> Dict[str, str]:
     for m in _DEF_RE.finditer(text):
         name = m.group(1) or m.group(2)
         start = m.end()
-        end = _group(text, start)
+        end = group_end(text, start)
         body = text[start + 1:end - 1]
         if "#" in body or name in found or len(body) > 400:
             continue
@@ -129,7 +129,7 @@ def title_in(text: str) -> Optional[str]:
         i = _skip_optional(text, m.end())  # \title[short]{long}: the long one
         if i >= len(text) or text[i] != "{":
             continue
-        j = _group(text, i)
+        j = group_end(text, i)
         arg = text[i + 1:j - 1]
         if "#" in arg:  # a definition, not a title
             continue
