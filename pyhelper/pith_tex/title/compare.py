@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, FAIL, OK, WARN
 from ..errors import printable
@@ -120,6 +120,26 @@ _QUOTE_TRANS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u20
                               "\u00bb": '"', "`": "'", "\u00a0": " "})
 
 
+def _closing(text: str, i: int, close: str) -> int:
+    """The index of the first *close* (``}`` or ``]``) from *i* that is outside every
+    ``{...}`` group begun after *i* (escaped characters skipped); ``len(text)`` if none."""
+    depth = 0
+    j = i
+    while j < len(text):
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == close and depth <= 0:
+            return j
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        j += 1
+    return len(text)
+
+
 def group_end(text: str, i: int) -> int:
     """The index after the balanced ``{...}`` group opening at ``text[i]`` (or after the
     single token there); ``len(text)`` when unbalanced."""
@@ -130,21 +150,7 @@ def group_end(text: str, i: int) -> int:
             m = _CMD_RE.match(text, i)
             return m.end() if m else i + 1
         return i + 1
-    depth = 0
-    j = i
-    while j < len(text):
-        c = text[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        j += 1
-    return len(text)
+    return min(_closing(text, i + 1, "}") + 1, len(text))
 
 
 def _skip_ws(text: str, i: int) -> int:
@@ -157,21 +163,8 @@ def _skip_optional(text: str, i: int) -> int:
     """After an optional ``[...]`` at *i* (brackets inside braces kept together)."""
     i = _skip_ws(text, i)
     if i < len(text) and text[i] == "[":
-        depth = 0
-        j = i
-        while j < len(text):
-            c = text[j]
-            if c == "\\":
-                j += 2
-                continue
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-            elif c == "]" and depth <= 0:
-                return _skip_ws(text, j + 1)
-            j += 1
-        return len(text)
+        j = _closing(text, i + 1, "]")
+        return _skip_ws(text, j + 1) if j < len(text) else len(text)
     return i
 
 
