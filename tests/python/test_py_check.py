@@ -68,8 +68,7 @@ def tex() -> None:
         tool(name)  # raises: the compile checks cannot be tested without TeX
 
 
-@pytest.fixture
-def paper(tmp_path: Path, tex: None) -> Path:
+def example_paper(tmp_path: Path) -> Path:
     """A paper ready for arXiv: main.tex, pith.sty, and the include fetch wrote."""
     d = tmp_path / "paper"
     d.mkdir()
@@ -77,6 +76,11 @@ def paper(tmp_path: Path, tex: None) -> Path:
     shutil.copy(STY, d / "pith.sty")
     fetch(d)
     return d
+
+
+@pytest.fixture
+def paper(tmp_path: Path, tex: None) -> Path:
+    return example_paper(tmp_path)
 
 
 def add_to_preamble(d: Path, text: str) -> int:

@@ -11,21 +11,16 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import tarfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, Tuple
 
 import pytest
 
-from test_py_check import add_to_preamble, check, detail, fetch, pith_tex, statuses
-from texbuild import STY, tool
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "paper" / "main.tex"
+from test_py_check import add_to_preamble, check, detail, example_paper, pith_tex, statuses
+from texbuild import tool
 
 
 @pytest.fixture(scope="session")
@@ -36,12 +31,7 @@ def tools() -> None:
 
 @pytest.fixture
 def paper(tmp_path: Path, tools: None) -> Path:
-    d = tmp_path / "paper"
-    d.mkdir()
-    shutil.copy(EXAMPLE, d / "main.tex")
-    shutil.copy(STY, d / "pith.sty")
-    fetch(d)
-    return d
+    return example_paper(tmp_path)
 
 
 def perl_binding(marker: Path) -> str:
@@ -49,10 +39,6 @@ def perl_binding(marker: Path) -> str:
     bindings read /etc/hostname and ran commands)."""
     return ("package LaTeXML::Package::Pool;\nuse LaTeXML::Package;\n"
             "open(my $fh, '>', '%s'); print $fh 'ran'; close($fh);\n1;\n" % marker)
-
-
-def run_check(d: Path, *args: Any) -> Tuple[int, Dict[str, Any], str]:
-    return check(d, *args)
 
 
 # -- 1. nothing from the upload runs ---------------------------------------------------------
@@ -64,7 +50,7 @@ def test_a_binding_beside_the_paper_is_not_run_and_fails_named(paper: Path, tmp_
     # preloads; main.latexml, which LaTeXML loads before main.tex.
     marker = tmp_path / "marker"
     (paper / name).write_text(perl_binding(marker))
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert not marker.exists(), "LaTeXML ran the paper's " + name
     assert code == 1, doc
     st = statuses(doc)
@@ -79,7 +65,7 @@ def test_a_package_with_its_own_binding_is_not_run(paper: Path, tmp_path: Path) 
     (paper / "lxevil.sty").write_text("\\ProvidesPackage{lxevil}\n")
     (paper / "lxevil.sty.ltxml").write_text(perl_binding(marker))
     add_to_preamble(paper, "\\usepackage{lxevil}")
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert not marker.exists()
     assert code == 1 and statuses(doc)["html"] == "fail", doc
     assert "lxevil.sty.ltxml" in detail(doc, "files")
@@ -97,7 +83,7 @@ def test_a_binding_written_by_the_compile_is_not_run(paper: Path, tmp_path: Path
     text = (paper / "main.tex").read_text()
     (paper / "main.tex").write_text(text.replace("\\documentclass", OPENOUT % perl
                                                  + "\n\\documentclass", 1))
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert not marker.exists(), "LaTeXML ran a binding TeX wrote"
     assert code == 1, doc
     st = statuses(doc)
@@ -115,7 +101,7 @@ def test_a_stylesheet_beside_the_paper_is_not_used(paper: Path, tmp_path: Path) 
         ' xmlns:exsl="http://exslt.org/common" extension-element-prefixes="exsl">'
         '<xsl:template match="/"><exsl:document href="%s" method="text">ran</exsl:document>'
         '<html/></xsl:template></xsl:stylesheet>' % marker)
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert not marker.exists()
     assert code == 1 and "LaTeXML-html5.xsl" in detail(doc, "files"), doc
 
@@ -123,7 +109,7 @@ def test_a_stylesheet_beside_the_paper_is_not_used(paper: Path, tmp_path: Path) 
 def test_a_format_beside_the_paper_is_not_loaded(paper: Path) -> None:
     # kpathsea finds pdflatex.fmt in the current directory before TeX Live's.
     (paper / "pdflatex.fmt").write_bytes(b"not a format")
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert code == 1, doc
     st = statuses(doc)
     assert st["files"] == "fail" and "pdflatex.fmt" in detail(doc, "files")
@@ -240,7 +226,7 @@ def test_files_past_the_cap_in_all_are_refused(paper: Path) -> None:
     for i in range(3):
         with open(paper / ("big%d.dat" % i), "wb") as f:
             f.write(os.urandom(1 << 20) * 20)  # 21 MB each, real blocks
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert code == 1, doc
     files = detail(doc, "files")
     assert "big2.dat" in files and "with the files before it" in files, files
@@ -296,13 +282,13 @@ def test_html_modes(paper: Path) -> None:
     main = paper / "main.tex"
     main.write_text(main.read_text().replace("\\usepackage[qr]{pith}",
                                              "\\usepackage{tikz}\n\\usepackage[qr]{pith}"))
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert code == 0, doc
     html = detail(doc, "html")
     assert "preamble and title block" in html and "tikz" in html.split("left out")[1], html
-    code, doc, _ = run_check(paper, "--html", "full")
+    code, doc, _ = check(paper, "--html", "full")
     assert code == 0 and "preamble" not in detail(doc, "html"), doc
-    code, doc, _ = run_check(paper, "--html", "off")
+    code, doc, _ = check(paper, "--html", "off")
     assert code == 0 and statuses(doc)["html"] == "warn"
     assert "--html off" in detail(doc, "html")
 
@@ -322,7 +308,7 @@ def test_no_ok_line_rests_on_a_compile_that_died_on_page_one(paper: Path) -> Non
     main = paper / "main.tex"
     main.write_text(main.read_text().replace("\\maketitle", "\\maketitle\\undefinedmacro", 1))
     _body(paper, "\\cite{a}\\bibliographystyle{plain}\\bibliography{refs}")
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert code == 1
     st = statuses(doc)
     assert st["compile"] == "fail", doc
@@ -342,7 +328,7 @@ def test_dvips_route_names_the_pdf_figure_it_cannot_read(paper: Path) -> None:
                                     "\\end{thebibliography}\n")
     _body(paper, "\\includegraphics{fig}\\cite{a}\\bibliographystyle{plain}"
           "\\bibliography{refs}")
-    code, doc, _ = run_check(paper, "--route", "dvips")
+    code, doc, _ = check(paper, "--route", "dvips")
     assert code == 1
     compile_ = detail(doc, "compile")
     assert "fig.pdf is there" in compile_ and "reads .eps figures only" in compile_, compile_
@@ -382,7 +368,7 @@ def test_a_missing_class_found_elsewhere_is_named_with_where(paper: Path, tmp_pa
 
 def test_no_bibtex_advice_without_an_active_bibliography(paper: Path) -> None:
     _body(paper, "\\cite{quasi}\n%\\bibliographystyle{plain}\n%\\bibliography{refs}")
-    code, doc, _ = run_check(paper)
+    code, doc, _ = check(paper)
     assert code == 1
     cit = detail(doc, "citations")
     assert statuses(doc)["citations"] == "fail", doc
@@ -414,12 +400,12 @@ def _fill_page_one(d: Path) -> None:
 
 def test_a_badge_that_costs_a_page_is_warned_with_placement_margin(paper: Path) -> None:
     _fill_page_one(paper)
-    code, doc, _ = run_check(paper, "--html", "off")
+    code, doc, _ = check(paper, "--html", "off")
     pdf = detail(doc, "pdf")
     assert statuses(doc)["pdf"] == "warn", doc
     assert "makes the paper 2 pages, 1 without it" in pdf and "placement=margin" in pdf, pdf
 
 
 def test_no_page_warning_when_the_last_page_has_room(paper: Path) -> None:
-    code, doc, _ = run_check(paper, "--html", "off")
+    code, doc, _ = check(paper, "--html", "off")
     assert statuses(doc)["pdf"] == "ok", doc

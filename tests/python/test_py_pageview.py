@@ -7,9 +7,6 @@ package's own matrix as TeX rules, so the decoded text is zxing-cpp's reading of
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 import qrcode
 

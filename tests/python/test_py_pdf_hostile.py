@@ -701,13 +701,6 @@ def _membership(w: Any, entries: Callable[[Any, Any], Dict[str, Any]]) -> None:
     res[NameObject("/Properties")] = DictionaryObject({NameObject("/oc1"): w._add_object(ocmd)})
 
 
-def _rendered(pdf: Any, tmp_path: Path) -> bytes:
-    out = tmp_path / ("r-" + Path(pdf).stem)
-    subprocess.run([texbuild.tool("pdftoppm"), "-r", "50", "-gray", "-singlefile", str(pdf),
-                    str(out)], check=True)
-    return out.with_suffix(".pgm").read_bytes()
-
-
 def _expr(*items: Any) -> Any:
     from pypdf.generic import ArrayObject, NameObject
 

@@ -11,9 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
-
-import pytest
+from typing import Any, Dict
 
 from texbuild import STY, tool
 

@@ -13,7 +13,7 @@ from pith_tex.record import canonical
 from pith_tex.record.documents import parse_bundle_doc, parse_record_doc
 from pith_tex.errors import CouldNotCheck
 from pith_tex.record.keys import Keyring
-from pith_tex.checks import ERROR, FAIL, OK, WARN, worst
+from pith_tex.checks import ERROR, FAIL, OK, worst
 from pith_tex.record.verify import verify_bundle, verify_record
 
 V = recorded.vectors_with_record()[0]

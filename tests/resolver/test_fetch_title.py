@@ -4,8 +4,6 @@ server; on another paper's number fetch fails (exit 1) and writes nothing."""
 
 from __future__ import annotations
 
-import pytest
-
 import recorded as R
 import server as S
 

@@ -6,7 +6,6 @@ import os
 from typing import Dict, List, Optional
 
 from ..checks import WARN, decisive
-from .compiler import ROUTES
 from .run import Readiness, run_checks
 
 

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..include.discover import read_tex
-from .sandbox import OUTPUT_CAP, run_limited
+from .bounded import OUTPUT_CAP, run_limited
 from .upload import Recorded, read_fls
 
 ROUTES = ("pdflatex", "dvips", "xelatex")

@@ -6,7 +6,7 @@
   what TeX wrote for the main job (``main.aux``, ``main.log``, ...) are left out, so a stale
   build in DIR cannot hide what a fresh upload would show.
 * TeX's terminal output goes to a file, not to memory; TeX is stopped (its whole process
-  group) when that file or the job's log grows past :data:`OUTPUT_CAP`, or when the time
+  group) when that file or the job's log grows past :data:`pith_tex.check.bounded.OUTPUT_CAP`, or when the time
   budget runs out.
 * The scratch directory is removed whatever happens: on return, on an exception, and on
   SIGTERM (turned into :class:`SystemExit` while it exists).
@@ -22,8 +22,6 @@ import tempfile
 import threading
 from typing import Any, Iterator, List, Optional
 
-# Re-exported: the compile runs TeX through them.
-from .bounded import OUTPUT_CAP, Run, run_limited  # noqa: F401
 from .safecopy import Budget, Refused, code_file, copy_file
 
 #: What LaTeX writes for a job, never part of an upload.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import click
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from .pageview import EngineFailed, PageOne, View, Word, page_one

@@ -50,14 +50,14 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from ..record import canonical
-from ..checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome, WARN
+from ..checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome
 from ..record.documents import PDF_MAGIC
 from ..errors import show
 from ..record.identifier import URL_BASE
 from .pageview import EngineFailed, PageOne, page_one
 from .meta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .links import Link, link_areas, link_texts
-from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, display as _display, meta_problem,
+from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
                        other_numbers, qr_check, viewers_check, visible_numbers)
 
 if TYPE_CHECKING:

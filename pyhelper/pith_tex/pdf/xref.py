@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 #: Cross-reference sections followed along /Prev.
 MAX_SECTIONS = 256

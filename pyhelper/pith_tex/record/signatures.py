@@ -15,9 +15,9 @@ import binascii
 from typing import Any, List, Optional, Tuple
 
 from . import canonical
-from ..errors import CouldNotCheck, PithError, show
+from ..errors import CouldNotCheck, show
 from .keys import Keyring, pinned_keyring
-from ..checks import Check, ERROR, FAIL, OK, Outcome, UNSIGNED, WARN
+from ..checks import Check, ERROR, FAIL, OK, Outcome, UNSIGNED
 from .recordchecks import record_checks
 
 

@@ -18,8 +18,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Set
 
 from ..include.discover import read_tex, uncomment
-from ..errors import UsageError, safe_name
-from .compare import group_end, _skip_optional, _skip_ws
+from .compare import _skip_optional, group_end
 
 MAX_FILES = 64  # files read through \input and \include
 MAX_TEXT = 4 * 1024 * 1024  # characters read in all
