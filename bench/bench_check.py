@@ -39,35 +39,12 @@ NUMBER = "O6TNNA4XHFGPSALGBT7UWDA2Z3"  # examples/mirror's record
 TITLE = ("FlashRecovery: Fast and Low-Cost Recovery from Failures\n"
          "  for Large-Scale Training of LLMs")
 
-_FIGURE = r"""
-\begin{figure}[t]\centering
-\begin{tikzpicture}[scale=0.9,>=stealth]
-  \draw[->] (0,0) -- (6.5,0) node[below left] {step};
-  \draw[->] (0,0) -- (0,3.2) node[above right] {loss};
-  \foreach \x in {0,1,...,6} \draw (\x,0.05) -- (\x,-0.05) node[below] {\x};
-  \draw[thick,blue] plot[smooth,domain=0.1:6.2,samples=60] (\x,{2.8*exp(-0.%(k)d*\x)+0.2});
-  \draw[thick,red,dashed] plot[smooth,domain=0.1:6.2,samples=60] (\x,{2.5*exp(-0.%(j)d*\x)+0.4});
-  \node[draw,rounded corners,fill=white] at (4.6,2.6) {run %(n)d};
-\end{tikzpicture}
-\caption{Training loss of run %(n)d (TikZ).}\label{fig:%(n)d}
-\end{figure}
-"""
-
-
 def build(d: Path) -> None:
     """The paper in *d*: main.tex, main.bbl, pith.sty and the include."""
-    src = P.paper("\\usepackage{tikz}\n\\usepackage[qr]{pith}\n\\pithnumber{%s}\n" % NUMBER)
-    src = src.replace("Recovering Long Training Runs: a Generated Benchmark Paper", TITLE)
-    head, _, rest = src.partition("\\begin{thebibliography}")
-    bib, _, _ = rest.partition("\\end{thebibliography}")
-    for n, sec in enumerate(("\\section{Model}", "\\section{Experiments}",
-                             "\\section{Discussion}"), 1):
-        head = head.replace(sec, sec + _FIGURE % {"n": n, "k": 4 + n, "j": 2 + n}, 1)
-    (d / "main.tex").write_text(
-        head + "\\bibliographystyle{plain}\n\\bibliography{refs}\n\\end{document}\n",
-        encoding="utf-8")
-    (d / "main.bbl").write_text("\\begin{thebibliography}" + bib
-                                + "\\end{thebibliography}\n", encoding="utf-8")
+    tex, bbl = P.paper("\\usepackage[qr]{pith}\n\\pithnumber{%s}\n" % NUMBER)
+    tex = tex.replace("Recovering Long Training Runs: a Generated Benchmark Paper", TITLE)
+    (d / "main.tex").write_text(tex, encoding="utf-8")
+    (d / "main.bbl").write_text(bbl, encoding="utf-8")
     shutil.copy(B.ROOT / "latex" / "pith.sty", d / "pith.sty")
     B.run_once(B.pith_tex_cmd() + ["fetch", "--offline", "--resolver",
                                    str(B.ROOT / "examples" / "mirror"), NUMBER,
