@@ -593,6 +593,29 @@ def test_input_outside_the_upload_fails(paper: Path, tmp_path: Path, how: str) -
     assert "main.tex:" in detail(doc, "paths") and name in detail(doc, "paths")
 
 
+def test_names_made_by_macros_are_judged_by_what_the_compile_read(paper: Path,
+                                                                    tmp_path: Path) -> None:
+    # \jobname.aux and a figure directory in a macro are everyday names, not files
+    # outside the upload (check said "files outside the upload" for both); a macro that
+    # does lead outside is caught by the compile's list of files read.
+    (paper / "sub").mkdir()
+    (paper / "sub" / "part.tex").write_text("Text of a part.\n")
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    (paper / "main.tex").write_text(text.replace(
+        "\\section{Introduction}", "\\IfFileExists{\\jobname.aux}{}{}\\def\\partdir{sub}"
+        "\\input{\\partdir/part}\n\\section{Introduction}"), encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert code == 0 and statuses(doc)["paths"] == "ok", doc
+    (tmp_path / "outside.tex").write_text("Text from outside the upload.\n")
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    (paper / "main.tex").write_text(text.replace(
+        "\\def\\partdir{sub}", "\\def\\partdir{%s}" % tmp_path).replace(
+        "\\partdir/part", "\\partdir/outside"), encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert code == 1 and statuses(doc)["paths"] == "fail", doc
+    assert "outside.tex" in detail(doc, "paths")
+
+
 def test_main_named_like_an_option(paper: Path) -> None:
     os.rename(paper / "main.tex", paper / "-x.tex")
     code, doc, _ = check(paper)

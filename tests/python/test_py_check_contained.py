@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import tarfile
 import threading
 import time
@@ -291,6 +292,99 @@ def test_html_modes(paper: Path) -> None:
     code, doc, _ = check(paper, "--html", "off")
     assert code == 0 and statuses(doc)["html"] == "warn"
     assert "--html off" in detail(doc, "html")
+
+
+# LaTeXML starts once the first LaTeX run has listed the paper's files, on its own copy
+# from DIR, and converts while the reruns go on (issue 21 item 4: check was 3.7x the
+# author's build with LaTeXML after the compile).  A loop that makes the reruns (not the
+# first run, which has no .aux) take a few seconds shows them side by side.
+SLOW_RERUNS = (r"\IfFileExists{\jobname.aux}{\count255=0 \loop\advance\count255 1 "
+               r"\ifnum\count255<6000000 \repeat}{}")
+
+
+def _ours(scratch: Path) -> list[str]:
+    """The programs running with their working directory in *scratch* (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.readlink(entry / "cwd").startswith(str(scratch)):
+                    found.append((entry / "comm").read_text().strip())
+            except OSError:
+                continue
+    return found
+
+
+def _check_watched(paper: Path, scratch: Path, *args: str, stop_when=None):
+    """Run check with TMPDIR=*scratch*, sampling its programs every 50 ms; *stop_when*
+    (a sample -> bool) sends SIGTERM the first time it is true.  (exit code, its standard
+    output, samples)."""
+    import signal
+
+    scratch.mkdir()
+    p = subprocess.Popen([sys.executable, "-m", "pith_tex", "check", str(paper), "--json",
+                          *args], env=dict(os.environ, TMPDIR=str(scratch)),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    samples: list[list[str]] = []
+    try:
+        while p.poll() is None:
+            samples.append(_ours(scratch))
+            if stop_when is not None and stop_when(samples[-1]):
+                p.send_signal(signal.SIGTERM)
+                stop_when = None
+            time.sleep(0.05)
+        out, _ = p.communicate(timeout=600)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    return p.returncode, out, samples
+
+
+def test_latexml_converts_beside_the_reruns(paper: Path, tmp_path: Path) -> None:
+    _body(paper, SLOW_RERUNS)
+    code, out, samples = _check_watched(paper, tmp_path / "tmp")
+    import json
+
+    doc = json.loads(out)
+    assert code == 0, doc
+    assert any("pdflatex" in s and "latexmlc" in s for s in samples), \
+        "LaTeXML never ran while TeX did: %s" % sorted({n for s in samples for n in s})
+    assert "LaTeXML converts the preamble and title block" in detail(doc, "html")
+
+
+def test_sigterm_stops_latexml_running_beside_the_compile(paper: Path, tmp_path: Path) -> None:
+    _body(paper, SLOW_RERUNS)
+    scratch = tmp_path / "tmp"
+    code, _, samples = _check_watched(paper, scratch,
+                                      stop_when=lambda s: "pdflatex" in s and "latexmlc" in s)
+    assert any("pdflatex" in s and "latexmlc" in s for s in samples), samples
+    assert code != 0
+    time.sleep(0.5)
+    assert _ours(scratch) == [], "left running after SIGTERM"
+    assert os.listdir(scratch) == []
+
+
+def test_a_file_only_the_reruns_and_latexml_read_is_converted_too(paper: Path) -> None:
+    # LaTeXML's copy is the first run's list; a file the first run did not read (here the
+    # reruns and LaTeXML read it, the first run not) is not in it: LaTeXML converts again
+    # with the last list, as arXiv's conversion would have the file.
+    (paper / "later.tex").write_text("\\newcommand\\laterword{later}\n")
+    add_to_preamble(paper, "\\makeatletter\\IfFileExists{\\jobname.aux}{\\input{later}}"
+                    "{\\@ifundefined{iflatexml}{}{\\csname iflatexml\\endcsname"
+                    "\\input{later}\\fi}}\\makeatother")
+    code, doc, _ = check(paper, "--html", "full")
+    assert code == 0, doc
+    assert statuses(doc)["html"] == "ok", detail(doc, "html")
+    assert "later.tex" in doc["upload"]
+
+
+def test_a_file_only_the_first_run_reads_is_in_the_upload(paper: Path) -> None:
+    # arXiv compiles from nothing: the first run, with no .aux, reads it there too.
+    (paper / "firstonly.tex").write_text("\\relax\n")
+    add_to_preamble(paper, "\\IfFileExists{\\jobname.aux}{}{\\input{firstonly}}")
+    code, doc, _ = check(paper)
+    assert code == 0, doc
+    assert "firstonly.tex" in doc["upload"], doc["upload"]
 
 
 # -- 5. advice that is true ------------------------------------------------------------------

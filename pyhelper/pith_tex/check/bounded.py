@@ -41,6 +41,89 @@ def _tail(path: str, limit: int = 16384) -> str:
         return ""
 
 
+class Limited:
+    """A program run with bounds (see :func:`run_limited`), waited for now or later:
+    :meth:`start` it inside a ``with`` block, which kills it whatever happens (Ctrl-C
+    included); :meth:`check` enforces the bounds (call it often while doing something
+    else), :meth:`wait` waits, :meth:`kill` ends it."""
+
+    def __init__(self, cmd: List[str], cwd: str, env: Dict[str, str], deadline: float,
+                 output_file: str, watch: Tuple[str, ...] = (), cap: int = OUTPUT_CAP,
+                 keep: int = 16384) -> None:
+        self.cmd, self.cwd, self.env = cmd, cwd, env
+        self.deadline, self.output_file, self.cap, self.keep = deadline, output_file, cap, keep
+        self.watch = (output_file,) + watch
+        self.stopped: Optional[str] = None
+        self.proc: Optional[subprocess.Popen[bytes]] = None
+
+    def start(self) -> None:
+        with open(self.output_file, "wb") as out:
+            # SIGTERM or Ctrl-C while Popen returns would lose the child, which would run
+            # on in its own session (writing into a directory being removed): held until
+            # self.proc holds it; what arrives after is met by the ``with`` block's kill.
+            held = {signal.SIGTERM, signal.SIGINT}
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+            try:
+                self.proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env,
+                                             stdin=subprocess.DEVNULL, stdout=out,
+                                             stderr=subprocess.STDOUT, start_new_session=True,
+                                             # the program itself gets the usual mask back
+                                             preexec_fn=lambda: signal.pthread_sigmask(
+                                                 signal.SIG_SETMASK, old))
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def __enter__(self) -> "Limited":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+    def check(self) -> bool:
+        """True when the program has ended, or was stopped now for passing a bound."""
+        assert self.proc is not None, "not started"
+        if self.proc.poll() is not None:
+            return True
+        if time.monotonic() >= self.deadline:
+            self.stopped = "time"
+        elif any(_size(p) > self.cap for p in self.watch):
+            self.stopped = "output"
+        if self.stopped is None:
+            return False
+        self.kill()
+        return True
+
+    def kill(self) -> None:
+        """End the program's whole process group, if it still runs."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def wait(self, tick: Optional[Callable[[], None]] = None) -> Run:
+        """Wait for the end (or a bound), calling *tick* about every 0.1 s meanwhile."""
+        assert self.proc is not None, "not started"
+        while True:
+            try:
+                self.proc.wait(timeout=0.1)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if self.check():
+                break
+            if tick is not None:
+                tick()
+        return self.result()
+
+    def result(self) -> Run:
+        """How it ended; only once it has (after :meth:`wait`, or :meth:`check` true)."""
+        assert self.proc is not None, "not started"
+        return Run(None if self.stopped else self.proc.returncode, self.stopped,
+                   _tail(self.output_file, self.keep))
+
+
 def run_limited(cmd: List[str], cwd: str, env: Dict[str, str], deadline: float,
                 output_file: str, watch: Tuple[str, ...] = (), cap: int = OUTPUT_CAP,
                 tick: Optional[Callable[[], None]] = None, keep: int = 16384) -> Run:
@@ -48,42 +131,6 @@ def run_limited(cmd: List[str], cwd: str, env: Dict[str, str], deadline: float,
     the group at the monotonic *deadline* or when *output_file* or a *watch* file (the
     job's log) exceeds *cap*.  *tick* is called about every 0.1 s while it runs; the
     last *keep* bytes of the output are returned."""
-    with open(output_file, "wb") as out:
-        # SIGTERM or Ctrl-C while Popen returns would lose the child, which would run on
-        # in its own session (writing into a directory being removed): held until
-        # the try below, which kills it whatever comes.
-        held = {signal.SIGTERM, signal.SIGINT}
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-        try:
-            proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                    stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True,
-                                    # the program itself gets the usual mask back
-                                    preexec_fn=lambda: signal.pthread_sigmask(
-                                        signal.SIG_SETMASK, old))
-        except BaseException:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-            raise
-        stopped: Optional[str] = None
-        try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-            while True:
-                try:
-                    proc.wait(timeout=0.1)
-                    break
-                except subprocess.TimeoutExpired:
-                    pass
-                if time.monotonic() >= deadline:
-                    stopped = "time"
-                elif any(_size(p) > cap for p in (output_file,) + watch):
-                    stopped = "output"
-                if stopped is not None:
-                    break
-                if tick is not None:
-                    tick()
-        finally:
-            if proc.poll() is None:
-                with contextlib.suppress(OSError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-    return Run(None if stopped else proc.returncode, stopped, _tail(output_file, keep))
+    with Limited(cmd, cwd, env, deadline, output_file, watch, cap, keep) as job:
+        job.start()
+        return job.wait(tick)

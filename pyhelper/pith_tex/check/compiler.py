@@ -12,7 +12,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..include.discover import read_tex
 from .bounded import OUTPUT_CAP, run_limited
-from .upload import Recorded, read_fls
+from .upload import Recorded, merged, read_fls
 
 ROUTES = ("pdflatex", "dvips", "xelatex")
 MAX_RUNS = 5  # arXiv runs LaTeX at most 5 times
@@ -79,7 +79,7 @@ class Compiled(NamedTuple):
     pdf: Optional[str]  # the PDF's path; None: no PDF
     excerpt: List[str]  # the log around the first error
     log: Optional[str]  # the last LaTeX run's log (None: no run finished)
-    recorded: Optional[Recorded]  # TeX's -recorder list of the last LaTeX run
+    recorded: Optional[Recorded]  # TeX's -recorder lists of every LaTeX run, merged
 
 
 def _arg(name: str) -> str:
@@ -90,10 +90,14 @@ def _arg(name: str) -> str:
 def compile_paper(paper: str, main: str, route: str,
                   budget_seconds: float = COMPILE_BUDGET,
                   progress: Optional[Callable[[str], None]] = None,
-                  tick: Optional[Callable[[], None]] = None) -> Compiled:
+                  tick: Optional[Callable[[], None]] = None,
+                  first_run: Optional[Callable[[Optional[Recorded]], None]] = None
+                  ) -> Compiled:
     """Compile *main* in the directory *paper* (a scratch copy) on *route*, under
     :mod:`pith_tex.check.sandbox`'s limits.  *progress* hears "pdflatex run 2" etc.;
-    *tick* is called about every 0.1 s while a program runs."""
+    *tick* is called about every 0.1 s while a program runs; *first_run* hears what the
+    first LaTeX run read, when it ended without error (the files the paper needs, known
+    before the reruns: LaTeXML can start beside them)."""
     tools = []
     for name in _TOOLS[route]:
         path = shutil.which(name)
@@ -111,6 +115,15 @@ def compile_paper(paper: str, main: str, route: str,
     output = os.path.join(work, "tex-output.txt")  # outside the copy: not an input
     log = ""
     runs = 0
+    seen: List[Recorded] = []  # each run's -recorder list
+
+    def recorded_so_far() -> Optional[Recorded]:
+        # Every run's reads: arXiv compiles from nothing, so a file only the first run
+        # reads (no .aux yet) belongs to the upload as much as the last run's files.
+        now = _recorded(paper, job)
+        if now is not None:
+            seen.append(now)
+        return merged(seen) if seen else None
 
     def stopped(what: str, why: Optional[str]) -> Compiled:
         if why == "time":
@@ -146,11 +159,13 @@ def compile_paper(paper: str, main: str, route: str,
                     first += "; " + hint
                 return Compiled(Check("compile", FAIL, "%s failed (run %d): %s"
                                       % (engine, runs, first)), None, excerpt, log,
-                                _recorded(paper, job))
+                                recorded_so_far())
+            recorded = recorded_so_far()
+            if runs == 1 and first_run is not None:
+                first_run(recorded)
             if not _RERUN_RE.search(log):
                 break
         rerun = runs == MAX_RUNS and bool(_RERUN_RE.search(log))
-        recorded = _recorded(paper, job)
         out = job + (".dvi" if route == "dvips" else ".pdf")
         if not os.path.exists(os.path.join(paper, out)):
             return Compiled(Check("compile", FAIL, "%s made no %s (%s)" % (

@@ -22,9 +22,10 @@ import shutil
 import tempfile
 import time
 from html.parser import HTMLParser
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from ..checks import Check, FAIL, OK, WARN
+from ..checks import Check, ERROR, FAIL, OK, WARN
+from .bounded import Limited
 from .safecopy import Budget, code_file, copy_listed
 from ..safeio import read_regular
 from ..record.identifier import URL_BASE
@@ -107,23 +108,6 @@ def latexml_env(tmp: str) -> Dict[str, str]:
     return env
 
 
-def _convert(latexmlc: str, paper: str, main: str, out: str, timeout: float,
-             tick: Optional[Callable[[], None]] = None
-             ) -> Tuple[Optional[int], str, Optional[str]]:
-    """Run the conversion, its output streamed to a capped file: (exit code, None when
-    stopped; the last :data:`OUTPUT_CAP` bytes of its output; why it was stopped,
-    "time" or "output", or None)."""
-    from .bounded import run_limited
-
-    log = os.path.join(out, "latexml.log")
-    cmd = [latexmlc, PRELOAD, "--dest=" + os.path.join(out, "main.html"), "--log=" + log,
-           "./" + main if main.startswith("-") else main]
-    r = run_limited(cmd, paper, latexml_env(os.path.dirname(out)),
-                    time.monotonic() + timeout, os.path.join(out, "latexml-output.txt"),
-                    (log,), cap=LOG_CAP, tick=tick, keep=OUTPUT_CAP)
-    return r.returncode, r.output, r.stopped
-
-
 # LaTeXML's progress: "(Loading X...", "(Processing definitions|content X...",
 # "(Digesting TeX main..." and the like open a step, "N.NN sec)" closes the last one.
 _PROGRESS_RE = re.compile(r"\(([A-Z][^\n()]*?)\.\.\.|\d+\.\d+ sec\)")
@@ -178,58 +162,133 @@ def _listing(directory: str) -> List[str]:
 MAX_PAGE = 64 << 20
 
 
+class Converted(NamedTuple):
+    """What a conversion left: its outcome when that is already decided (LaTeXML not
+    installed, a file refused, stopped), else LaTeXML's output and page."""
+    decided: Optional[Check]
+    output: str = ""  # the end of LaTeXML's output, names as in the upload
+    html: str = ""  # the page ("" when LaTeXML wrote none)
+    part: Optional[List[str]] = None  # the reduced document's packages left out; None: whole
+    code: int = 0  # LaTeXML's exit code
+
+
+class Conversion:
+    """LaTeXML converting *main* as arXiv does, on a fresh copy of *files* (the upload
+    list, relative to *directory*; default: every regular file of it) in *tmp*, never a
+    binding or anything else it would run as code
+    (:func:`pith_tex.check.safecopy.code_file`).  Used as ``with Conversion(...) as c:
+    c.start(); ...; c.finish()``: LaTeXML can run while the caller does other work
+    (calling :meth:`poll` often keeps it within its bounds), and is killed when the
+    block is left.  *budget*: what may still be copied; *whole* False: the reduced
+    document (:mod:`pith_tex.check.titleblock`: preamble and title block) where it can
+    be made."""
+
+    def __init__(self, directory: str, main: str, tmp: str,
+                 files: Optional[List[str]] = None, budget: Optional[Budget] = None,
+                 timeout: float = TIMEOUT, whole: bool = True) -> None:
+        self.directory, self.main, self.tmp, self.budget = directory, main, tmp, budget
+        self.files = _listing(directory) if files is None else list(files)
+        self.listed = files is not None
+        self.timeout, self.whole = timeout, whole
+        self.decided: Optional[Check] = None
+        self.part: Optional[List[str]] = None
+        self.paper, self.out = os.path.join(tmp, "paper"), os.path.join(tmp, "out")
+        self.job: Optional[Limited] = None
+
+    def __enter__(self) -> "Conversion":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+    def start(self) -> None:
+        code_files = [(n, why) for n in self.files for why in [code_file(os.path.basename(n))]
+                      if why is not None]
+        if code_files:
+            self.decided = Check("html", FAIL, "not converted: %s: LaTeXML, as arXiv runs it, "
+                                 "would run it" % "; ".join("%s is %s" % (n, why)
+                                                            for n, why in code_files))
+            return
+        latexmlc = shutil.which("latexmlc")
+        if latexmlc is None:
+            self.decided = Check("html", WARN, "not checked: LaTeXML (latexmlc) is not "
+                                 "installed, so the HTML view arXiv makes of the paper was not "
+                                 "tried (apt-get install latexml)")
+            return
+        os.makedirs(self.paper)
+        os.makedirs(self.out)
+        refused = copy_listed(self.directory, self.files, self.paper, self.budget)
+        if refused:
+            self.decided = Check("html", FAIL if self.listed else WARN,
+                                 "not converted: %s" % "; ".join(
+                                     "%s is %s" % (r.path, r.why) for r in refused))
+            return
+        self.part = None if self.whole else _reduce_in(self.paper, self.main)
+        log = os.path.join(self.out, "latexml.log")
+        main = "./" + self.main if self.main.startswith("-") else self.main
+        self.job = Limited([latexmlc, PRELOAD, "--dest=" + os.path.join(self.out, "main.html"),
+                            "--log=" + log, main],
+                           self.paper, latexml_env(self.tmp), time.monotonic() + self.timeout,
+                           os.path.join(self.out, "latexml-output.txt"), (log,), cap=LOG_CAP,
+                           keep=OUTPUT_CAP)
+        self.job.start()
+
+    def poll(self) -> None:
+        """Stop LaTeXML now if it passed a bound (time, output)."""
+        if self.job is not None:
+            self.job.check()
+
+    def kill(self) -> None:
+        if self.job is not None:
+            self.job.kill()
+
+    def running(self) -> bool:
+        return self.job is not None and self.job.proc is not None \
+            and self.job.proc.poll() is None
+
+    def finish(self, tick: Optional[Callable[[], None]] = None) -> Converted:
+        """Wait for LaTeXML (calling *tick* about every 0.1 s) and read what it left."""
+        if self.decided is not None or self.job is None:
+            return Converted(self.decided or Check("html", ERROR, "not converted: not started"))
+        r = self.job.wait(tick)
+        output = r.output.replace(self.paper + os.sep, "")  # names as in the upload
+        if r.stopped == "output":
+            return Converted(Check("html", FAIL, "LaTeXML wrote more than %d MB of output and "
+                                   "log: stopped" % (LOG_CAP >> 20)))
+        if r.returncode is None:
+            return Converted(_timed_out(self.main, output, self.timeout))
+        try:
+            data = read_regular(os.path.join(self.out, "main.html"), MAX_PAGE,
+                                follow_symlinks=False)
+        except OSError:
+            data = b""
+        if data is None:
+            return Converted(Check("html", WARN, "not checked: LaTeXML's page is larger than "
+                                   "%d MB" % (MAX_PAGE >> 20)))
+        return Converted(None, output, data.decode("utf-8", "replace"), self.part, r.returncode)
+
+
 def check_html(directory: str, main: str, number: Optional[str] = None,
                timeout: float = TIMEOUT, expect_badge: bool = True,
                files: Optional[List[str]] = None, budget: Optional[Budget] = None,
                tick: Optional[Callable[[], None]] = None, whole: bool = True) -> Check:
-    """Convert *main* (a file name in *directory*) as arXiv does and check the badge.
+    """Convert *main* (a file name in *directory*) as arXiv does (:class:`Conversion`)
+    and check the badge (:func:`judge_html`).  *tick*: called while LaTeXML runs."""
+    with tempfile.TemporaryDirectory(prefix="latexml-") as tmp, \
+            Conversion(directory, main, tmp, files, budget, timeout, whole) as conversion:
+        conversion.start()
+        return judge_html(conversion.finish(tick), main, number, expect_badge)
 
-    *number* is the paper's Pith Number when known (the link must then go to it);
-    *expect_badge* is False for an anonymous submission (there must then be no link).
-    LaTeXML converts a fresh copy of *files* (the upload list; default: every regular
-    file of *directory*), never a binding or anything else it would run as code
-    (:func:`pith_tex.check.safecopy.code_file`): a paper that brings one fails, named.
-    *budget*: what may still be copied; *tick*: called while LaTeXML runs.  *whole*
-    False: the reduced document (:mod:`pith_tex.check.titleblock`: preamble and title block)
-    where it can be made; what LaTeXML says about the rest of the paper is then not
-    looked at (``check --html full`` does)."""
-    names = _listing(directory) if files is None else list(files)
-    code_files = [(n, why) for n in names for why in [code_file(os.path.basename(n))]
-                  if why is not None]
-    if code_files:
-        return Check("html", FAIL, "not converted: %s: LaTeXML, as arXiv runs it, would run "
-                     "it" % "; ".join("%s is %s" % (n, why) for n, why in code_files))
-    latexmlc = shutil.which("latexmlc")
-    if latexmlc is None:
-        return Check("html", WARN, "not checked: LaTeXML (latexmlc) is not installed, so the "
-                     "HTML view arXiv makes of the paper was not tried (apt-get install latexml)")
-    with tempfile.TemporaryDirectory(prefix="latexml-") as tmp:
-        paper, out = os.path.join(tmp, "paper"), os.path.join(tmp, "out")
-        os.makedirs(paper)
-        os.makedirs(out)
-        refused = copy_listed(directory, names, paper, budget)
-        if refused:
-            return Check("html", WARN if files is None else FAIL,
-                         "not converted: %s" % "; ".join("%s is %s" % (r.path, r.why)
-                                                        for r in refused))
-        part = None if whole else _reduce_in(paper, main)
-        code, output, stopped = _convert(latexmlc, paper, main, out, timeout, tick)
-        output = output.replace(paper + os.sep, "")  # names as in the upload
-        if stopped == "output":
-            return Check("html", FAIL, "LaTeXML wrote more than %d MB of output and log: "
-                         "stopped" % (LOG_CAP >> 20))
-        if code is None:
-            return _timed_out(main, output, timeout)
-        page = os.path.join(out, "main.html")
-        html = ""
-        try:
-            data = read_regular(page, MAX_PAGE, follow_symlinks=False)
-        except OSError:
-            data = b""
-        if data is None:
-            return Check("html", WARN, "not checked: LaTeXML's page is larger than %d MB"
-                         % (MAX_PAGE >> 20))
-        html = data.decode("utf-8", "replace")
+
+def judge_html(done: Converted, main: str, number: Optional[str] = None,
+               expect_badge: bool = True) -> Check:
+    """The ``html`` check of a finished conversion: *number* is the paper's Pith Number
+    when known (the link must then go to it); *expect_badge* is False for an anonymous
+    submission (there must then be no link).  With the reduced document, what LaTeXML
+    says about the rest of the paper is not looked at (``check --html full`` does)."""
+    if done.decided is not None:
+        return done.decided
+    output, html, part, code = done.output, done.html, done.part, done.code
     summary = _SUMMARY_RE.search(output)
     said = summary.group(1).strip() if summary else "no summary (exit %d)" % code
     # What LaTeXML reports about the rest of the paper (a figure format, another

@@ -25,8 +25,13 @@ _FILE_CMD_RE = re.compile(
 
 
 def leaves_upload(name: str) -> bool:
+    """Whether *name*, as written, opens a file outside the upload.  A name made by a
+    macro (``\\jobname.aux``, ``\\figdir/plot``) cannot be told from the source: the
+    compile's list of files read judges it."""
     name = name.strip()
-    if name.startswith(("/", "~", "\\")) or re.match(r"[A-Za-z]:[\\/]", name):
+    if name.startswith("\\"):
+        return False
+    if name.startswith(("/", "~")) or re.match(r"[A-Za-z]:[\\/]", name):
         return True
     return ".." in re.split(r"[\\/]", name)
 

@@ -3,10 +3,16 @@
 Each check is handed to *report* as soon as it is known, so the author sees progress;
 *progress* hears which compile run is going ("compile: pdflatex run 2"), and when
 LaTeXML starts ("html: ..."); None about every 0.1 s while a program runs (a heartbeat).
+
+LaTeXML, the slowest step, runs beside the compile: it starts once the first LaTeX run has
+listed the files the paper reads, on its own fresh copy of them taken from DIR (so nothing
+TeX writes reaches it), and its verdict is taken only if the last run read the same files
+(else it converts again, after the compile).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from typing import Callable, List, NamedTuple, Optional
@@ -14,7 +20,7 @@ from typing import Callable, List, NamedTuple, Optional
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
 from ..include.discover import read_tex
 from ..errors import UsageError
-from .html import TIMEOUT as HTML_TIMEOUT, check_html
+from .html import TIMEOUT as HTML_TIMEOUT, Conversion, check_html, judge_html
 from .citations import check_citations
 from .compiler import ROUTES, compile_paper, engine_and_env, made_fonts, tex_roots
 from .pagecost import short_page, pages_in_log, pages_without_badge
@@ -29,7 +35,7 @@ from .sandbox import Refused, copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
 from .texsource import is_regular, shown_name
-from .upload import bad_name, outside_reads, upload_check, upload_list
+from .upload import Recorded, bad_name, outside_reads, upload_check, upload_list
 
 
 class Readiness(NamedTuple):
@@ -114,9 +120,31 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
     upload: Optional[List[str]] = None
     expected: Optional[str] = None  # the number the PDF and the HTML view must show
     setting = include_setting(main_text)
-    with scratch() as tmp:
+    with scratch() as tmp, contextlib.ExitStack() as running:
         paper = os.path.join(tmp, "paper")
         budget = Budget()
+        beside: List[Conversion] = []  # LaTeXML, started after the first LaTeX run
+
+        def tick() -> None:
+            for conversion in beside:
+                conversion.poll()
+            if progress is not None:
+                progress(None)
+
+        def start_html(recorded: Optional[Recorded]) -> None:
+            if html == "off" or recorded is None or shutil.which("latexmlc") is None or any(
+                    code_file(r.path) is not None for r in refused):
+                return
+            files = upload_list(recorded, paper)
+            os.mkdir(os.path.join(tmp, "html"))
+            # Its own copy, taken from DIR, within its own 50 MB: at most two copies.
+            conversion = running.enter_context(Conversion(
+                directory, main_name, os.path.join(tmp, "html"), files, Budget(),
+                whole=html == "full"))
+            if progress is not None:
+                progress(_html_says(html) + ", beside the compile")
+            conversion.start()
+            beside.append(conversion)
         try:
             refused = copy_upload(directory, paper, job, budget)
         except OSError as e:
@@ -133,8 +161,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         else:
             compiled = compile_paper(paper, main_name, route, progress=None if progress is None
                                      else lambda text: progress("compile: " + text),
-                                     tick=None if progress is None
-                                     else lambda: progress(None))
+                                     tick=tick, first_run=start_html)
             outside: List[str] = []
             if compiled.recorded is not None:
                 outside = outside_reads(compiled.recorded, paper,
@@ -208,7 +235,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                                   % (pdf_check.detail, hint))
             if pdf_check.status == OK and anonymous is None and log is not None:
                 pdf_check = _page_cost(pdf_check, paper, main_name, route, compiled.pdf, log,
-                                       progress)
+                                       progress, tick)
             add(pdf_check)
         if upload is not None and compiled is not None and compiled.pdf is not None:
             upload_line = upload_check(upload, paper)
@@ -217,13 +244,15 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             upload_line = Check("upload", ERROR, "not listed: the compile did not finish")
         if compiled is not None and compiled.pdf is not None:
             add(_html(directory, paper, main_name, upload, refused, expected,
-                      anonymous is None, budget, progress, html))
+                      anonymous is None, budget, progress, html,
+                      beside[0] if beside else None, tick))
         add(upload_line)
     return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload)
 
 
 def _page_cost(pdf_check: Check, paper: str, main: str, route: str, pdf: str, log: str,
-               progress: Optional[Callable[[Optional[str]], None]]) -> Check:
+               progress: Optional[Callable[[Optional[str]], None]],
+               tick: Callable[[], None]) -> Check:
     """*pdf_check*, or a WARN when pith's badge makes the paper a page longer
     (:mod:`.pagecost`): a page limit counts it."""
     pages = pages_in_log(log)
@@ -234,8 +263,7 @@ def _page_cost(pdf_check: Check, paper: str, main: str, route: str, pdf: str, lo
         return pdf_check
     if progress is not None:
         progress("compile: once more without the badge (the last page holds little)")
-    without = pages_without_badge(paper, main, tex[0], tex[1],
-                                  tick=None if progress is None else lambda: progress(None))
+    without = pages_without_badge(paper, main, tex[0], tex[1], tick=tick)
     if without is None or without >= pages:
         return pdf_check
     return Check("pdf", WARN, "%s; but pith's badge makes the paper %d pages, %d without it "
@@ -244,14 +272,22 @@ def _page_cost(pdf_check: Check, paper: str, main: str, route: str, pdf: str, lo
                  % (pdf_check.detail, pages, without))
 
 
+def _html_says(mode: str) -> str:
+    return ("html: LaTeXML converts %s as arXiv does for its HTML view (up to %d s)"
+            % ("the paper" if mode == "full" else "the preamble and title block",
+               HTML_TIMEOUT))
+
+
 def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
           refused: List[Refused], expected: Optional[str], expect_badge: bool,
           budget: Budget, progress: Optional[Callable[[Optional[str]], None]],
-          mode: str) -> Check:
+          mode: str, beside: Optional[Conversion], tick: Callable[[], None]) -> Check:
     """arXiv's HTML view, converted by LaTeXML from a fresh copy of the upload list taken
     from DIR (never the compiled copy, where TeX may have written anything); in the
-    anonymous mode the page must show nothing of the number.  Nothing runs when the
-    paper brings, or its compile writes, a file LaTeXML would run as code."""
+    anonymous mode the page must show nothing of the number.  *beside*: the conversion
+    started after the first LaTeX run, taken when that run read the files of *upload*.
+    No verdict comes from LaTeXML when the paper brings, or its compile writes, a file
+    LaTeXML would run as code (*beside* ran on a copy without it)."""
     shipped = [r.path for r in refused if code_file(r.path) is not None]
     written = code_written(paper)
     if shipped or written:
@@ -267,13 +303,16 @@ def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
     if upload is None:
         return Check("html", ERROR, "not converted: no upload list (the compile did not "
                      "finish)")
-    # The compile's copy goes first: at most one copy of the paper on disk at a time.
+    if beside is not None and sorted(beside.files) == sorted(upload):
+        if progress is not None and beside.running():
+            progress("html: waiting for LaTeXML")
+        return judge_html(beside.finish(tick), main, expected, expect_badge)
+    if beside is not None:  # the reruns read other files: convert those
+        beside.kill()
+    # The compile's copy goes first: at most two copies of the paper on disk at a time.
     shutil.rmtree(paper, ignore_errors=True)
     budget.left = COPY_CAP
     if progress is not None and shutil.which("latexmlc") is not None:
-        progress("html: LaTeXML converts %s as arXiv does for its HTML view (up to %d s)"
-                 % ("the paper" if mode == "full" else "the preamble and title block",
-                    HTML_TIMEOUT))
+        progress(_html_says(mode))
     return check_html(directory, main, expected, expect_badge=expect_badge, files=upload,
-                      budget=budget, tick=None if progress is None else lambda: progress(None),
-                      whole=mode == "full")
+                      budget=budget, tick=tick, whole=mode == "full")

@@ -46,6 +46,20 @@ def read_fls(text: str, cwd: str) -> Recorded:
     return Recorded(read, written)
 
 
+def merged(runs: List[Recorded]) -> Recorded:
+    """The reads of several runs in the order first read, and all their writes."""
+    read: List[str] = []
+    seen: Set[str] = set()
+    written: Set[str] = set()
+    for r in runs:
+        written |= r.written
+        for path in r.read:
+            if path not in seen:
+                seen.add(path)
+                read.append(path)
+    return Recorded(read, written)
+
+
 def upload_list(rec: Recorded, copy: str) -> List[str]:
     """The files of the paper the compile read and did not write, relative to *copy*
     (the scratch copy of DIR), in the order TeX read them."""
