@@ -288,23 +288,22 @@ def without_pith(tmp_path: Path, src: str, route: str) -> texrun.Build:
 # and the footnote was printed on the copyright block: lineno's \par put its line penalty
 # into the box the badge is set in, which, unboxed on the main vertical list, started
 # lineno's output routine with \holdinginserts 0, and TeX took the footnote off the page
-# the page builder was counting.
+# the page builder was counting.  Other classes set such a block as an insert of its own
+# at the end of the title block, under the footnotes: the same mechanism.
 LINENO_FOOTER = r"""\documentclass[twoside]{article}
 \usepackage{lineno}
 \makeatletter
-\def\standin@copyright{\scriptsize\vtop{\hsize\textwidth\null\par
-  Copyright held by the authors of this paper\par
+\def\standin@copyright{\scriptsize\noindent Copyright held by the authors of this paper\par
   Licensed under a licence of the series\par
   Proceedings of a Conference, Article No.~23\par
-  A Series of Proceedings, Somewhere Publishing}}
-\def\ps@plain{\let\@oddhead\@empty\let\@evenhead\@empty
-  \let\@oddfoot\standin@copyright\let\@evenfoot\standin@copyright}
+  A Series of Proceedings, Somewhere Publishing\par}
 \setlength\footskip{3mm}
 \setlength{\skip\footins}{2\baselineskip plus 4pt minus 2pt}
 \def\@maketitle{\newpage\null\vskip-\baselineskip
   {\LARGE\bfseries\@title\par}\vskip1em
-  {\large\@author\par}\vskip1em}
+  {\large\@author\par}\vskip1em%(block)s}
 \renewcommand\maketitle{\par\begingroup\thispagestyle{plain}\@maketitle\endgroup}
+%(footer)s
 \makeatother
 \linenumbers
 \usepackage{pith}
@@ -317,24 +316,38 @@ LINENO_FOOTER = r"""\documentclass[twoside]{article}
 Body \y\y\y\y\y\y\y\y\y\y\y\y\y\y\y\y
 \end{document}
 """
+LINENO_FOOTER_CASES = {
+    # LIPIcs: page 1's footer (the plain page style \maketitle asks for), hanging into the
+    # bottom margin from the footer's baseline
+    "footer": {"last": "Corresponding", "block": "", "footer": r"""\def\ps@plain{\let\@oddhead\@empty
+  \let\@evenhead\@empty\def\@oddfoot{\vtop{\hsize\textwidth\null\standin@copyright}}%
+  \let\@evenfoot\@oddfoot}"""},
+    # an insert of the title block, set under the footnotes
+    "insert": {"last": "Publishing", "block": r"\insert\footins{\standin@copyright}",
+               "footer": ""},
+}
 
 
 @pytest.mark.parametrize("route", ROUTES3)
-def test_lineno_footer_page_one_does_not_run_over(tmp_path: Path, route: str) -> None:
-    b = texrun.compile_tex(tmp_path, LINENO_FOOTER, route, include=texrun.README_INCLUDE)
+@pytest.mark.parametrize("case", list(LINENO_FOOTER_CASES))
+def test_lineno_footer_page_one_does_not_run_over(tmp_path: Path, case: str,
+                                                  route: str) -> None:
+    src = LINENO_FOOTER % LINENO_FOOTER_CASES[case]
+    last = LINENO_FOOTER_CASES[case]["last"]  # the last line of page 1's text block
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
     assert b.ok, b.describe()
     assert "Overfull \\vbox" not in b.log, b.log
     assert "without the title badge" not in b.log
     # Under the title block, above the body, on page 1.
     badge = badge_word(b.pdf)
     assert word(b.pdf, "University")[4] < badge[2] and badge[4] < word(b.pdf, "Body")[2]
-    # The footnote above the copyright block, where it is without pith: the text block
-    # ends where it ends (only fewer lines of the body fit on page 1).
+    # The footnote above the copyright block, and page 1's text block ending where it ends
+    # without pith (only fewer lines of the body fit on it; with \flushbottom the glue
+    # between the lines above may stretch differently).
     note, copyright = word(b.pdf, "Corresponding"), word(b.pdf, "Copyright")
     assert note[4] < copyright[2], (note, copyright)
-    plain = without_pith(tmp_path, LINENO_FOOTER, route)
-    assert abs(note[2] - word(plain.pdf, "Corresponding")[2]) < 0.5, note
-    assert abs(copyright[2] - word(plain.pdf, "Copyright")[2]) < 0.5, copyright
+    plain = without_pith(tmp_path, src, route)
+    assert abs(word(b.pdf, last)[4] - word(plain.pdf, last)[4]) < 0.5, last
     assert_verified(b)
 
 
