@@ -402,3 +402,31 @@ def test_title_block_in_steps_at_begin_document_gets_the_badge_at_its_end(
     links = [r for u, r in texrun.link_annots(b.pdf) if u == texrun.URL]
     assert len(links) == 1, links
     assert_verified(b)
+
+
+# A class that makes a title page and the contents at \begin{document} (wsemclassic:
+# \AtBeginDocument{\maketitle\tableofcontents}): the title page's end ends the block, so
+# the badge stays at the foot of the title page, not after the contents.
+TITLEPAGE_AT_BEGIN = r"""\documentclass[titlepage]{article}
+\AtBeginDocument{\maketitle\tableofcontents}
+\usepackage{pith}
+\title{A Title on a Page of Its Own}
+\author{Ada Author}
+\begin{document}
+\section{Introduction}
+Body text of the paper.
+\end{document}
+"""
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_title_page_made_at_begin_document_keeps_the_badge(tmp_path: Path,
+                                                           route: str) -> None:
+    b = texrun.compile_tex(tmp_path, TITLEPAGE_AT_BEGIN, route,
+                           include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert "without the title badge" not in b.log
+    badge = badge_word(b.pdf)
+    assert badge[2] > word(b.pdf, "Author")[4]
+    assert "Contents" in texrun.text(b.pdf, 2) and FULL not in texrun.text(b.pdf, 2)
+    assert_verified(b)
