@@ -269,3 +269,164 @@ def test_graphical_abstract_page_gets_the_corner_stamp(tmp_path: Path, route: st
     for page in (2, 3):
         assert FULL not in texrun.text(b.pdf, page)
     assert_verified(b)
+
+
+def without_pith(tmp_path: Path, src: str, route: str) -> texrun.Build:
+    """The same document without pith: where its words are when nothing is added."""
+    b = texrun.compile_tex(tmp_path / "without-pith", src.replace(r"\usepackage{pith}", ""),
+                           route)
+    assert b.ok, b.describe()
+    assert FULL not in texrun.text(b.pdf)
+    return b
+
+
+# -- lineno and a copyright block as page 1's footer: LIPIcs ----------------------------------
+# lipics-v2021.cls (article, twoside: \flushbottom) numbers the lines of every paper
+# (lineno), sets the authors' footnotes where they are in the title block (an insert on the
+# main vertical list before the badge), and makes page 1's footer a copyright block that
+# hangs into the bottom margin.  With the badge, page 1 ran over by the footnote's height
+# and the footnote was printed on the copyright block: lineno's \par put its line penalty
+# into the box the badge is set in, which, unboxed on the main vertical list, started
+# lineno's output routine with \holdinginserts 0, and TeX took the footnote off the page
+# the page builder was counting.  Other classes set such a block as an insert of its own
+# at the end of the title block, under the footnotes: the same mechanism.
+LINENO_FOOTER = r"""\documentclass[twoside]{article}
+\usepackage{lineno}
+\makeatletter
+\def\standin@copyright{\scriptsize\noindent Copyright held by the authors of this paper\par
+  Licensed under a licence of the series\par
+  Proceedings of a Conference, Article No.~23\par
+  A Series of Proceedings, Somewhere Publishing\par}
+\setlength\footskip{3mm}
+\setlength{\skip\footins}{2\baselineskip plus 4pt minus 2pt}
+\def\@maketitle{\newpage\null\vskip-\baselineskip
+  {\LARGE\bfseries\@title\par}\vskip1em
+  {\large\@author\par}\vskip1em%(block)s}
+\renewcommand\maketitle{\par\begingroup\thispagestyle{plain}\@maketitle\endgroup}
+%(footer)s
+\makeatother
+\linenumbers
+\usepackage{pith}
+\title{A Title}
+\author{Ada Author\footnote{Corresponding author of the paper.}\\ Firstplace University}
+\begin{document}
+\maketitle
+\def\x{Words of the body text that fill page one to its last line and go on. }
+\def\y{\x\x\x\x\x\x\x\x\par}
+Body \y\y\y\y\y\y\y\y\y\y\y\y\y\y\y\y
+\end{document}
+"""
+LINENO_FOOTER_CASES = {
+    # LIPIcs: page 1's footer (the plain page style \maketitle asks for), hanging into the
+    # bottom margin from the footer's baseline
+    "footer": {"last": "Corresponding", "block": "", "footer": r"""\def\ps@plain{\let\@oddhead\@empty
+  \let\@evenhead\@empty\def\@oddfoot{\vtop{\hsize\textwidth\null\standin@copyright}}%
+  \let\@evenfoot\@oddfoot}"""},
+    # an insert of the title block, set under the footnotes
+    "insert": {"last": "Publishing", "block": r"\insert\footins{\standin@copyright}",
+               "footer": ""},
+}
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+@pytest.mark.parametrize("case", list(LINENO_FOOTER_CASES))
+def test_lineno_footer_page_one_does_not_run_over(tmp_path: Path, case: str,
+                                                  route: str) -> None:
+    src = LINENO_FOOTER % LINENO_FOOTER_CASES[case]
+    last = LINENO_FOOTER_CASES[case]["last"]  # the last line of page 1's text block
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert "Overfull \\vbox" not in b.log, b.log
+    assert "without the title badge" not in b.log
+    # Under the title block, above the body, on page 1.
+    badge = badge_word(b.pdf)
+    assert word(b.pdf, "University")[4] < badge[2] and badge[4] < word(b.pdf, "Body")[2]
+    # The footnote above the copyright block, and page 1's text block ending where it ends
+    # without pith (only fewer lines of the body fit on it; with \flushbottom the glue
+    # between the lines above may stretch differently).
+    note, copyright = word(b.pdf, "Corresponding"), word(b.pdf, "Copyright")
+    assert note[4] < copyright[2], (note, copyright)
+    plain = without_pith(tmp_path, src, route)
+    assert abs(word(b.pdf, last)[4] - word(plain.pdf, last)[4]) < 0.5, last
+    assert_verified(b)
+
+
+# -- A title block made in steps at \begin{document}: MDPI ------------------------------------
+# mdpi.cls: its \maketitle sets the logo, the title and the authors only; the class's own
+# code at the end of \begin{document} (\AfterEndPreamble) then runs \maketitle, sets the
+# affiliations (\maketitlen), turns line numbers on and sets the abstract and keywords
+# above a rule.  The badge after \maketitle fell between the authors and the affiliations;
+# it belongs at the end of the block, under the rule.
+STEPS_AT_BEGIN = r"""\documentclass{article}
+\usepackage{etoolbox,lineno}
+\makeatletter
+\def\@maketitle{\begin{flushleft}{\LARGE\bfseries\@title\par}\vspace{12pt}%
+  {\bfseries\@author\par}\end{flushleft}}
+\newcommand\address[1]{\gdef\@address{#1}}
+\renewcommand\abstract[1]{\gdef\@abstract{#1}}
+\newcommand\keyword[1]{\gdef\@keyword{#1}}
+\newcommand\maketitlen{\begin{flushleft}\footnotesize\@address\par\end{flushleft}}
+\newcommand\abstractkeywords{\noindent\textbf{Abstract}\\ \@abstract\par\vspace{12pt}%
+  \noindent\textbf{Keywords:} \@keyword\par\vspace{4pt}\hrule\vspace{12pt}}
+\AfterEndPreamble{\maketitle\let\maketitle\relax\maketitlen\linenumbers
+  \abstractkeywords}
+\makeatother
+\usepackage{pith}
+\title{A Title Made in Steps}
+\author{Ada Author and Bob Writer}
+\address{Firstplace University\\ Secondplace Institute}
+\abstract{What the paper is about, in a few words.}
+\keyword{titles; steps}
+\begin{document}
+\section{Introduction}
+Body text of the paper.
+\end{document}
+"""
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_title_block_in_steps_at_begin_document_gets_the_badge_at_its_end(
+        tmp_path: Path, route: str) -> None:
+    b = texrun.compile_tex(tmp_path, STEPS_AT_BEGIN, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert "without the title badge" not in b.log
+    badge = badge_word(b.pdf)
+    # Below the whole block: the authors, the affiliations, the abstract, the keywords.
+    for last in ("Writer", "Secondplace", "words.", "steps"):
+        assert badge[2] > word(b.pdf, last)[4], (last, badge, word(b.pdf, last))
+    assert badge[4] < word(b.pdf, "Introduction")[2]
+    # The block itself as without pith: only what follows it moves down.
+    plain = without_pith(tmp_path, STEPS_AT_BEGIN, route)
+    for w in ("Title", "Writer", "Secondplace", "words.", "steps"):
+        assert abs(word(b.pdf, w)[2] - word(plain.pdf, w)[2]) < 0.5, w
+    links = [r for u, r in texrun.link_annots(b.pdf) if u == texrun.URL]
+    assert len(links) == 1, links
+    assert_verified(b)
+
+
+# A class that makes a title page and the contents at \begin{document} (wsemclassic:
+# \AtBeginDocument{\maketitle\tableofcontents}): the title page's end ends the block, so
+# the badge stays at the foot of the title page, not after the contents.
+TITLEPAGE_AT_BEGIN = r"""\documentclass[titlepage]{article}
+\AtBeginDocument{\maketitle\tableofcontents}
+\usepackage{pith}
+\title{A Title on a Page of Its Own}
+\author{Ada Author}
+\begin{document}
+\section{Introduction}
+Body text of the paper.
+\end{document}
+"""
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_title_page_made_at_begin_document_keeps_the_badge(tmp_path: Path,
+                                                           route: str) -> None:
+    b = texrun.compile_tex(tmp_path, TITLEPAGE_AT_BEGIN, route,
+                           include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    assert "without the title badge" not in b.log
+    badge = badge_word(b.pdf)
+    assert badge[2] > word(b.pdf, "Author")[4]
+    assert "Contents" in texrun.text(b.pdf, 2) and FULL not in texrun.text(b.pdf, 2)
+    assert_verified(b)
