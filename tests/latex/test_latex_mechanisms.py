@@ -291,6 +291,35 @@ def test_beamer_last_resort_keeps_clear_of_the_frame_title(tmp_path: Path, last:
     assert_verified(b)
 
 
+@pytest.mark.parametrize("route", ROUTES3)
+def test_beamer_frame_title_counts_in_the_room(tmp_path: Path, route: str) -> None:
+    """The room under the title page is the frame's text height less the frame title, as
+    beamer counts it: with a frame title (Goettingen, whose sidebar takes the right
+    margin) the badge and its QR code were "fitted" in the whole text height and the code
+    went past the slide's bottom edge.  Now everything pith draws is on the slide, over no
+    word of it."""
+    from test_latex_links import overlaps
+
+    src = (BEAMER % "").replace(r"\usetheme{Warsaw}", r"\usetheme{Goettingen}").replace(
+        "\\begin{frame}\n  \\titlepage", "\\begin{frame}{Welcome to the Talk}\n  \\titlepage")
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    px0, py0, px1, py1 = texrun.mediabox(b.pdf)
+    links = [r for u, r in texrun.link_annots(b.pdf) if u == texrun.URL]
+    assert links
+    others = [w for w in texrun.words(b.pdf) if not (w[0].startswith("pith:")
+                                                     or w[0] == "checked")]
+    for r in links:
+        assert px0 <= min(r[0], r[2]) and max(r[0], r[2]) <= px1, r
+        assert py0 <= min(r[1], r[3]) and max(r[1], r[3]) <= py1, r
+        box = (min(r[0], r[2]), py1 - max(r[1], r[3]), max(r[0], r[2]), py1 - min(r[1], r[3]))
+        for w in others:
+            assert not overlaps(box, w[1:]), (w, box)
+    _, x0, top, x1, bottom = badge_word(b.pdf)
+    assert px0 <= x0 and x1 <= px1 and py0 <= top and bottom <= py1
+    assert_verified(b)
+
+
 # -- A page before the title: elsarticle's graphical abstract --------------------------------
 # elsarticle's \maketitle ships the graphical abstract (and the highlights) as pages of
 # their own, then sets the title.  The badge went beside the graphical abstract, in its
