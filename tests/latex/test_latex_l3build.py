@@ -109,6 +109,7 @@ def test_l3build_covers_every_message() -> None:
         "corner-qr": "cannot hold the QR code of the",
         "corner-qr-smaller": "would reach into the",
         "beamer-fit": "The title frame is full",
+        "beamer-full": "cannot hold the badge turned at 4pt",
     }
     assert names == set(probes), f"messages without a probe: {names ^ set(probes)}"
     missing = [n for n, s in probes.items() if s not in tlgs]

@@ -211,3 +211,95 @@ def test_narrow_margin_is_warned_and_stays_on_the_page(tmp_path: Path, route: st
     text = [w for w in texrun.words(b.pdf) if not stamp_word(w)]
     assert max(w[3] for w in text) < words[0][1] and words[0][3] <= x1, words
     assert len([u for u, _ in texrun.link_annots(b.pdf) if u == URL]) == 1
+
+
+# -- The media's width, not \paperwidth -----------------------------------------------------
+# A paper that states no paper size (no hyperref, no geometry, no \DocumentMetadata) is laid
+# out for the class's \paperwidth but printed on the paper the TeX installation is
+# configured for: pdftexconfig.tex of an A4 TeX sets \pdfpagewidth to 210 mm, which the
+# class's letter default (8.5 in) does not change, and the reverse on a letter TeX.  The
+# stamps were placed from \paperwidth: 17 pt off on such a page, and the margin stamp's QR
+# code off the page's edge (verify's qr check fails).  The stand-in states the engine's page
+# size the way such an installation does, under a class layout with 1 in margins on letter
+# paper (the text block's right edge at 7.5 in from the paper's left edge).
+MEDIA_DOC = r"""\documentclass%(cls)s{article}
+\setlength\textwidth{6.5in}\setlength\oddsidemargin{0pt}\setlength\evensidemargin{0pt}
+\ifdefined\pagewidth \pagewidth=%(w)s \pageheight=%(h)s
+\else \pdfpagewidth=%(w)s \pdfpageheight=%(h)s \fi
+\usepackage[placement=%(placement)s,qr]{pith}
+\title{A Title}\author{Ada Author}
+\begin{document}
+\maketitle
+%(body)s
+\end{document}
+"""
+TEXT_RIGHT = 540.0  # pt: 1 in + \oddsidemargin + \textwidth
+MEDIA = {
+    # the class's letter default printed on A4: the margin (55 pt) cannot hold the code
+    "a4-media": ("", "210truemm", "297truemm"),
+    # a4paper printed on letter: the margin (72 pt) holds it
+    "letter-media": ("[a4paper]", "8.5truein", "11truein"),
+}
+# pdfTeX in PDF mode, XeTeX and LuaTeX know the media; dvips does not (docs/badge.md).
+MEDIA_ROUTES = ("pdflatex", "xelatex", "lualatex")
+
+
+@pytest.mark.parametrize("route", MEDIA_ROUTES)
+@pytest.mark.parametrize("media", list(MEDIA))
+def test_margin_stamp_is_placed_on_the_media(tmp_path: Path, media: str, route: str) -> None:
+    """The margin stamp centred across the margin the reader sees (media edge less the
+    text block's right edge), its QR code inside the page or left out with a warning;
+    verify says verified."""
+    from test_latex_links import QR_TEXT, decode_area
+
+    cls, w, h = MEDIA[media]
+    src = MEDIA_DOC % {"cls": cls, "w": w, "h": h, "placement": "margin",
+                       "body": filler(6, 0)}
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    log = " ".join(b.log.replace("(pith)", "").split())
+    x0, y0, x1, y1 = texrun.mediabox(b.pdf)
+    margin = x1 - TEXT_RIGHT
+    words = [w for w in texrun.words(b.pdf) if w[0].startswith("pith:")]
+    assert [w[0] for w in words] == [FULL], words
+    _, wx0, top, wx1, bottom = words[0]
+    assert TEXT_RIGHT < wx0 and wx1 <= x1 and y0 <= top and bottom <= y1, (words, x1)
+    links = [r for u, r in texrun.link_annots(b.pdf) if u == URL]
+    # The stamp's link covers the badge's box: the tall one.
+    stamp = max(links, key=lambda r: abs(r[3] - r[1]) - abs(r[2] - r[0]))
+    assert abs((stamp[0] + stamp[2]) / 2 - (TEXT_RIGHT + x1) / 2) < 1, (stamp, x1)
+    if margin < 56.7 + 12:
+        assert "cannot hold the QR code" in log, b.log
+        assert len(links) == 1, links
+    else:
+        assert "Package pith Warning" not in b.log, b.log
+        assert len(links) == 2, links
+        qr = min(links, key=lambda r: abs(abs(r[2] - r[0]) - abs(r[3] - r[1])))
+        assert TEXT_RIGHT < min(qr[0], qr[2]) and max(qr[0], qr[2]) <= x1, (qr, x1)
+        assert abs((qr[0] + qr[2]) / 2 - (TEXT_RIGHT + x1) / 2) < 1, (qr, x1)
+        assert decode_area(b.pdf, tuple(qr), y1, tmp_path) == [QR_TEXT]
+    v = verify(b.pdf)
+    assert v.returncode == 0, v.stdout + v.stderr
+
+
+@pytest.mark.parametrize("route", MEDIA_ROUTES)
+def test_corner_stamp_is_placed_on_the_media(tmp_path: Path, route: str) -> None:
+    """The corner stamp's right edge 36 pt in from the media's right edge, its QR code
+    under it, inside the page and decoded; verify says verified."""
+    from test_latex_links import QR_TEXT, decode_area
+
+    cls, w, h = MEDIA["a4-media"]
+    src = MEDIA_DOC % {"cls": cls, "w": w, "h": h, "placement": "corner",
+                       "body": filler(6, 0)}
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    x0, y0, x1, y1 = texrun.mediabox(b.pdf)
+    links = [r for u, r in texrun.link_annots(b.pdf) if u == URL]
+    assert len(links) == 2, links
+    qr = min(links, key=lambda r: abs(abs(r[2] - r[0]) - abs(r[3] - r[1])))
+    stamp = max(links, key=lambda r: abs(r[2] - r[0]))
+    assert abs(max(stamp[0], stamp[2]) - (x1 - 36)) < 1.5, (stamp, x1)
+    assert abs(max(qr[0], qr[2]) - (x1 - 36)) < 1.5, (qr, x1)
+    assert decode_area(b.pdf, tuple(qr), y1, tmp_path) == [QR_TEXT]
+    v = verify(b.pdf)
+    assert v.returncode == 0, v.stdout + v.stderr

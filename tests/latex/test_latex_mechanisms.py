@@ -177,6 +177,28 @@ BEAMER_CASES = {
     "full": ("", "no-qr"),
     "fuller": (r"\\Faculty of One Thing\\Faculty of Another Thing", "smaller"),
 }
+# Nothing fits, not even at 4 pt: the last resort.  The frame has a title and the talk has
+# sections, so that Warsaw paints a headline (the section and subsection) and a frame title
+# bar across the whole slide, margins included, above the title page.
+FULLEST = (r"\\Faculty of One Thing\\Faculty of Another Thing\\Faculty of a Third Thing"
+           r"\\Faculty of a Fourth Thing\\Faculty of a Fifth Thing")
+BEAMER_LAST = {
+    # the badge turned in the frame's right text margin (1 cm), under the frame title
+    "margin": "",
+    # a right margin of 0.3 cm cannot hold it: left off the frame, with a warning
+    "out": r"\setbeamersize{text margin right=0.3cm}",
+}
+
+
+def beamer_source(case: str) -> str:
+    extra, fate = BEAMER_CASES[case]
+    if extra is None:  # a short title frame: badge and code under it, as before
+        return (BEAMER % "").replace(
+            r"\subtitle{With a Subtitle That Is Also Quite Long}", "").replace(
+            r"\title[Short]{A Long Title of a Conference Talk That Takes Two Lines on the "
+            r"Slide}", r"\title[Short]{A Short Title}").replace(
+            r"\and \inst{2}Department of Theoretical Philosophy\\University of Elsewhere", "")
+    return BEAMER % extra
 
 
 @pytest.mark.parametrize("route", ROUTES3)
@@ -184,14 +206,7 @@ BEAMER_CASES = {
 def test_beamer_full_title_frame_keeps_the_badge_in_the_frame(tmp_path: Path, case: str,
                                                                route: str) -> None:
     extra, fate = BEAMER_CASES[case]
-    if extra is None:  # a short title frame: badge and code under it, as before
-        src = (BEAMER % "").replace(
-            r"\subtitle{With a Subtitle That Is Also Quite Long}", "").replace(
-            r"\title[Short]{A Long Title of a Conference Talk That Takes Two Lines on the "
-            r"Slide}", r"\title[Short]{A Short Title}").replace(
-            r"\and \inst{2}Department of Theoretical Philosophy\\University of Elsewhere", "")
-    else:
-        src = BEAMER % extra
+    src = beamer_source(case)
     b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
     assert b.ok, b.describe()
     log = " ".join(b.log.replace("(pith)", "").split())
@@ -209,12 +224,14 @@ def test_beamer_full_title_frame_keeps_the_badge_in_the_frame(tmp_path: Path, ca
     if fate == "all":
         assert "title frame is full" not in log
         assert len(links) == 2, links
-        # (verify's qr check finds "something else painted over" the code on Warsaw's
-        # title frame, with the pith.sty before this change too: left for its own issue.)
+        # (The qr check once found "something else painted over" the code on Warsaw's
+        # title frame; it reads it now, on every route.)
         v = subprocess.run([sys.executable, "-m", "pith_tex", "verify", "--json",
                             str(b.pdf)], capture_output=True, text=True, timeout=300)
         checks = {c["name"]: c for c in json.loads(v.stdout)["files"][0]["checks"]}
         assert checks["badge"]["status"] == "ok", checks["badge"]
+        assert checks["qr"]["status"] == "ok", checks["qr"]
+        assert v.returncode == 0, v.stdout
         return
     elif fate == "no-qr":
         assert "It is set without the QR code instead" in log, b.log
@@ -222,6 +239,84 @@ def test_beamer_full_title_frame_keeps_the_badge_in_the_frame(tmp_path: Path, ca
     else:
         assert "It is set at " in log, b.log
         assert len(links) == 1, links
+    assert_verified(b)
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+@pytest.mark.parametrize("last", list(BEAMER_LAST))
+def test_beamer_last_resort_keeps_clear_of_the_frame_title(tmp_path: Path, last: str,
+                                                           route: str) -> None:
+    """Where nothing fits under the title page, the badge was the corner stamp of the
+    frame, 24 pt below the slide's top: over the frame title bar.  Now it is turned in the
+    frame's right text margin, between the frame title and the footline, over no word of
+    the frame (headline, frame title, title page, footline), inside the slide; or, when
+    that margin is too narrow, left off the frame with a warning."""
+    from test_latex_links import overlaps
+
+    src = (BEAMER % FULLEST).replace(r"\usepackage[qr]{pith}",
+                                     BEAMER_LAST[last] + "\n" + r"\usepackage[qr]{pith}")
+    src = src.replace("\\begin{document}\n\\begin{frame}\n",
+                      "\\begin{document}\n\\section{Introduction}\\subsection{Motivation}\n"
+                      "\\begin{frame}{Welcome to the Talk}\n")
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    log = " ".join(b.log.replace("(pith)", "").split())
+    words = texrun.words(b.pdf)
+    others = [w for w in words if not (w[0].startswith("pith:") or w[0] == "checked")]
+    # The headline and the frame title are there, above the title page.
+    for w in ("Introduction", "Motivation", "Welcome"):
+        assert word(b.pdf, w)[4] < word(b.pdf, "Long")[2], w
+    links = [r for u, r in texrun.link_annots(b.pdf) if u == texrun.URL]
+    if last == "out":
+        assert not [w for w in words if w[0].startswith("pith:")] and not links, (words, links)
+        assert "cannot hold the badge turned at 4pt" in log, b.log
+        return
+    _, x0, top, x1, bottom = badge_word(b.pdf)
+    px0, py0, px1, py1 = texrun.mediabox(b.pdf)
+    assert len(links) == 1, links
+    r = links[0]
+    stamp = (min(r[0], r[2]), py1 - max(r[1], r[3]), max(r[0], r[2]), py1 - min(r[1], r[3]))
+    assert px0 <= stamp[0] and stamp[2] <= px1 and py0 <= stamp[1] and stamp[3] <= py1
+    # Below the frame title (Warsaw paints its bar across the slide: not over its words
+    # is not enough), above the footline, right of the title page's text.
+    assert stamp[1] > word(b.pdf, "Welcome")[4], (stamp, word(b.pdf, "Welcome"))
+    for w in others:
+        assert not overlaps(stamp, w[1:]), (w, stamp)
+        assert not overlaps((x0, top, x1, bottom), w[1:]), (w, (x0, top, x1, bottom))
+    assert bottom - top > 5 * (x1 - x0), (x0, top, x1, bottom)  # turned
+    assert "It is set turned in the frame's right margin" in log, b.log
+    assert stamp[3] < word(b.pdf, "Author,")[2], stamp
+    assert stamp[0] > max(w[3] for w in others if w[2] > word(b.pdf, "Welcome")[4]
+                          and w[4] < word(b.pdf, "Author,")[2])
+    assert_verified(b)
+
+
+@pytest.mark.parametrize("route", ROUTES3)
+def test_beamer_frame_title_counts_in_the_room(tmp_path: Path, route: str) -> None:
+    """The room under the title page is the frame's text height less the frame title, as
+    beamer counts it: with a frame title (Goettingen, whose sidebar takes the right
+    margin) the badge and its QR code were "fitted" in the whole text height and the code
+    went past the slide's bottom edge.  Now everything pith draws is on the slide, over no
+    word of it."""
+    from test_latex_links import overlaps
+
+    src = (BEAMER % "").replace(r"\usetheme{Warsaw}", r"\usetheme{Goettingen}").replace(
+        "\\begin{frame}\n  \\titlepage", "\\begin{frame}{Welcome to the Talk}\n  \\titlepage")
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    px0, py0, px1, py1 = texrun.mediabox(b.pdf)
+    links = [r for u, r in texrun.link_annots(b.pdf) if u == texrun.URL]
+    assert links
+    others = [w for w in texrun.words(b.pdf) if not (w[0].startswith("pith:")
+                                                     or w[0] == "checked")]
+    for r in links:
+        assert px0 <= min(r[0], r[2]) and max(r[0], r[2]) <= px1, r
+        assert py0 <= min(r[1], r[3]) and max(r[1], r[3]) <= py1, r
+        box = (min(r[0], r[2]), py1 - max(r[1], r[3]), max(r[0], r[2]), py1 - min(r[1], r[3]))
+        for w in others:
+            assert not overlaps(box, w[1:]), (w, box)
+    _, x0, top, x1, bottom = badge_word(b.pdf)
+    assert px0 <= x0 and x1 <= px1 and py0 <= top and bottom <= py1
     assert_verified(b)
 
 
