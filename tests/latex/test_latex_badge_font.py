@@ -243,3 +243,23 @@ def test_cmap_t1_one_font_object_no_repeated_key(tmp_path: Path, fonts: str, rou
     r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", str(b.pdf)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("route", ["pdflatex", "dvips"])
+def test_microtype_sets_up_the_documents_fonts_not_the_badges(tmp_path: Path,
+                                                              route: str) -> None:
+    # microtype sets up each font NFSS loads for protrusion and expansion, which act on a
+    # paragraph's lines, never inside the badge's \hbox: for the badge's font that was
+    # 14-40M instructions of nothing, half of pith's cost in a paper with microtype.
+    from test_latex_mechanisms import assert_verified
+
+    src = DOC % {"clsopt": "", "preamble": r"\usepackage[T1]{fontenc}\usepackage{lmodern}"
+                 r"\usepackage{microtype}", "before": "", "num": NUM}
+    b = texrun.compile_tex(tmp_path, src, route, include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    setup = [ln for ln in b.log.splitlines() if ln.startswith("(microtype)")]
+    assert any("lmtt" in ln for ln in setup), setup  # the document's typewriter font
+    assert not [ln for ln in setup if "pith@" in ln], setup
+    assert FULL in texrun.text(b.pdf)
+    assert all(abs(s - SIZE) < 0.05 for t, s in text_sizes(b.pdf) if "pith:" in t)
+    assert_verified(b)

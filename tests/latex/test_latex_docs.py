@@ -13,6 +13,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 import pypdf
 
 import texrun
@@ -35,6 +37,9 @@ def _embedded_files(reader: pypdf.PdfReader) -> set[str]:
     return names
 
 
+# Both tests build and read latex/pith.pdf: on one xdist worker (make test runs
+# --dist loadgroup), never one reading the manual while the other rewrites it.
+@pytest.mark.xdist_group("manual")
 def test_make_docs_builds_manual_with_real_pictures() -> None:
     p = subprocess.run(
         ["make", "-C", str(texrun.ROOT), "docs"],
@@ -95,6 +100,7 @@ def toc_problems(pdf: Path) -> list:
     return problems
 
 
+@pytest.mark.xdist_group("manual")
 def test_manual_toc_is_right_no_overfull_and_commands_copy_as_typed() -> None:
     """After `make docs` (the test above builds it; run alone, this builds it too)."""
     if not MANUAL.is_file():
