@@ -503,3 +503,63 @@ def test_a_badge_that_costs_a_page_is_warned_with_placement_margin(paper: Path) 
 def test_no_page_warning_when_the_last_page_has_room(paper: Path) -> None:
     code, doc, _ = check(paper, "--html", "off")
     assert statuses(doc)["pdf"] == "ok", doc
+
+
+# LaTeXML now converts beside the compile, in the same scratch directory: its copy is
+# scratch/html/paper, the compile's scratch/paper, where TeX's \openout can write a
+# binding.  LaTeXML loads a binding by any path (\usepackage{DIR/x} reads DIR/x.sty.ltxml),
+# and a name made by a macro in a branch only LaTeXML takes is seen neither by the paths
+# check nor by TeX's -recorder list: the binding TeX wrote ran while the compile went on.
+BESIDE = r"\ifdefined\iflatexml\def\up{..}\input{\up/\up/paper/lxbeside.sty}\fi"
+# Each TeX run takes a second or two more (a real paper's compile does), so LaTeXML
+# gets that far before check ends.
+SLOW = (r"\ifdefined\iflatexml\else\count255=0 \loop\advance\count255 1 "
+        r"\ifnum\count255<3000000 \repeat\fi")
+
+
+@pytest.mark.parametrize("mode", ["title", "full"])
+def test_a_binding_the_compile_writes_is_not_run_by_latexml_beside(
+        paper: Path, tmp_path: Path, mode: str) -> None:
+    marker = tmp_path / "marker"
+    perl = "use LaTeXML::Package; open(my $fh, '>', '%s'); close($fh); 1;" % marker
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace(
+        "\\documentclass", OPENOUT.replace("pith.sty.ltxml", "lxbeside.sty.ltxml") % perl
+        + "\n" + BESIDE + SLOW + "\n\\documentclass", 1))
+    code, doc, _ = check(paper, "--html", mode)
+    assert not marker.exists(), "LaTeXML ran a binding TeX wrote in the compile's copy"
+    assert code == 1 and statuses(doc)["html"] == "fail", doc
+
+
+def test_a_binding_outside_the_upload_named_by_a_macro_is_not_run(paper: Path,
+                                                                  tmp_path: Path) -> None:
+    # The paths check leaves a name made by a macro to the compile's -recorder list, which
+    # does not see a branch only LaTeXML takes: the binding sits outside the paper
+    # (nothing in the upload, nothing TeX wrote), and LaTeXML would load it by its path.
+    marker = tmp_path / "marker"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "lxfar.sty.ltxml").write_text(perl_binding(marker))
+    add_to_preamble(paper, r"\def\far{%s}\ifdefined\iflatexml\usepackage{\far/lxfar}\fi"
+                    % elsewhere)
+    code, doc, _ = check(paper)
+    assert not marker.exists(), "LaTeXML ran a binding from outside the upload"
+    assert code == 1, doc
+    st = statuses(doc)
+    assert st["paths"] == "ok" and st["files"] == "ok", doc  # neither can see it
+    assert st["html"] == "fail" and "lxfar.sty.ltxml" in detail(doc, "html"), doc
+
+
+def test_latexml_beside_cannot_read_the_compiles_copy(paper: Path) -> None:
+    # A false html verdict: LaTeXML's copy sat beside the compile's (scratch/html/paper,
+    # scratch/paper), so a branch only LaTeXML takes read what TeX wrote there (main.aux,
+    # after run 1) by a fixed relative name.  arXiv's LaTeXML has no such file: here, the
+    # paper's HTML view then takes pith's anonymous mode and shows no badge.
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace(
+        "\\usepackage[qr]{pith}", r"\ifdefined\iflatexml\def\up{..}\IfFileExists{\up/\up/"
+        r"paper/main.aux}{\usepackage[qr]{pith}}{\usepackage[anonymous,qr]{pith}}"
+        r"\else\usepackage[qr]{pith}\fi" + SLOW, 1))
+    code, doc, _ = check(paper)
+    assert statuses(doc)["html"] == "fail", doc
+    assert "0 links" in detail(doc, "html"), doc

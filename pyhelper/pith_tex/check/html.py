@@ -94,6 +94,42 @@ _POLICY_HINT = (" (this machine's ImageMagick security policy forbids reading th
                 "/etc/ImageMagick-6/policy.xml on Debian and Ubuntu)")
 
 
+#: How LaTeXML is run: latexmlc itself, but in a Perl that first lets LaTeXML load a
+#: binding (Perl: ``X.sty.ltxml``, ``X.cls.ltxml``, ``main.latexml``; all go through
+#: ``LaTeXML::Package::loadLTXML``) only from LaTeXML's own installation.  The copy holds
+#: no binding, but LaTeXML loads one by any path the document names
+#: (``\usepackage{DIR/x}`` reads ``DIR/x.sty.ltxml``), and a name made by a macro in a
+#: branch only LaTeXML takes is seen neither by the paths check nor by TeX's -recorder
+#: list: beside the compile, a binding TeX's \openout wrote in the compile's copy was
+#: reached that way and ran.  A refused binding ends LaTeXML at once (exit
+#: :data:`REFUSED`) with the line ``pith-tex: refused binding PATH``.
+REFUSED = 86
+_GUARD = r"""
+use strict; use warnings;
+use Cwd qw(realpath); use File::Basename qw(dirname); use POSIX ();
+my $script = shift @ARGV;
+$0 = $script;  # latexmlc finds itself (FindBin) and its library as when run directly
+unshift @INC, dirname(realpath($script)) . '/../lib';
+require FindBin; FindBin::again();
+$0 = 'latexmlc';  # its name in ps, as when run directly (FindBin has found it)
+require LaTeXML; require LaTeXML::Package;
+my $home = realpath(dirname($INC{'LaTeXML/Package.pm'}) . '/Package');
+my $load = \&LaTeXML::Package::loadLTXML;
+{ no warnings 'redefine';
+  *LaTeXML::Package::loadLTXML = sub {
+    my ($request, $path) = @_;
+    my $real = defined $path ? realpath($path) : undef;
+    if (!defined $home || !defined $real || index($real, $home . '/') != 0) {
+      print STDERR "\npith-tex: refused binding " . (defined $path ? $path : '') . "\n";
+      STDERR->flush; STDOUT->flush;
+      POSIX::_exit(%d); }
+    goto &$load; }; }
+do $script;
+die $@ if $@;
+""" % REFUSED
+_REFUSED_RE = re.compile(r"^pith-tex: refused binding (.*)$", re.M)
+
+
 def latexml_env(tmp: str) -> Dict[str, str]:
     """LaTeXML's environment: its search paths are the copy (its working directory) and
     the installed LaTeXML and TeX Live, never a personal tree (``TEXMFHOME``, which
@@ -209,8 +245,8 @@ class Conversion:
                                  "would run it" % "; ".join("%s is %s" % (n, why)
                                                             for n, why in code_files))
             return
-        latexmlc = shutil.which("latexmlc")
-        if latexmlc is None:
+        latexmlc, perl = shutil.which("latexmlc"), shutil.which("perl")
+        if latexmlc is None or perl is None:
             self.decided = Check("html", WARN, "not checked: LaTeXML (latexmlc) is not "
                                  "installed, so the HTML view arXiv makes of the paper was not "
                                  "tried (apt-get install latexml)")
@@ -226,7 +262,7 @@ class Conversion:
         self.part = None if self.whole else _reduce_in(self.paper, self.main)
         log = os.path.join(self.out, "latexml.log")
         main = "./" + self.main if self.main.startswith("-") else self.main
-        self.job = Limited([latexmlc, PRELOAD, "--dest=" + os.path.join(self.out, "main.html"),
+        self.job = Limited([perl, "-e", _GUARD, latexmlc, PRELOAD, "--dest=" + os.path.join(self.out, "main.html"),
                             "--log=" + log, main],
                            self.paper, latexml_env(self.tmp), time.monotonic() + self.timeout,
                            os.path.join(self.out, "latexml-output.txt"), (log,), cap=LOG_CAP,
@@ -252,6 +288,12 @@ class Conversion:
             return Converted(self.decided or Check("html", ERROR, "not converted: not started"))
         r = self.job.wait(tick)
         output = r.output.replace(self.paper + os.sep, "")  # names as in the upload
+        refused = _REFUSED_RE.search(output)
+        if refused is not None:
+            return Converted(Check("html", FAIL, "not converted: the paper makes LaTeXML "
+                                   "load %s, a binding (Perl) from outside the upload and "
+                                   "LaTeXML's installation, which LaTeXML, as arXiv runs it, "
+                                   "would run: stopped" % refused.group(1).strip()))
         if r.stopped == "output":
             return Converted(Check("html", FAIL, "LaTeXML wrote more than %d MB of output and "
                                    "log: stopped" % (LOG_CAP >> 20)))
