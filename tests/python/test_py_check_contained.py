@@ -563,3 +563,25 @@ def test_latexml_beside_cannot_read_the_compiles_copy(paper: Path) -> None:
     code, doc, _ = check(paper)
     assert statuses(doc)["html"] == "fail", doc
     assert "0 links" in detail(doc, "html"), doc
+
+
+def test_no_page_warning_when_the_bibliography_fills_the_last_page(paper: Path) -> None:
+    # The run without the badge is another job (main-nobadge): it read no main.bbl, so
+    # a bibliography that fills the last page was missing there and every such paper
+    # was "a page longer because of the badge" (ACL's template, elsarticle's, a thesis).
+    _fill_page_one(paper)
+    text = (paper / "main.tex").read_text()
+    rule = re.search(r"\\rule\{1pt\}\{([\d.]+)pt\}", text)
+    assert rule is not None
+    shorter = "\\rule{1pt}{%.1fpt}" % (float(rule.group(1)) - 240)
+    (paper / "main.tex").write_text(text.replace(rule.group(0), shorter).replace(
+        "\\end{document}", "\\cite{k1}\\bibliographystyle{plain}\\bibliography{refs}\n"
+        "\\end{document}"))
+    (paper / "main.bbl").write_text(
+        "\\begin{thebibliography}{99}\n" + "".join(
+            "\\bibitem{k%d} A.~Author. \\newblock A title of a paper, number %d. "
+            "\\newblock A journal, 2024.\n" % (i, i) for i in range(1, 13))
+        + "\\end{thebibliography}\n")
+    code, doc, _ = check(paper, "--html", "off")
+    assert statuses(doc)["citations"] == "ok", doc
+    assert statuses(doc)["pdf"] == "ok", detail(doc, "pdf")
