@@ -585,3 +585,19 @@ def test_no_page_warning_when_the_bibliography_fills_the_last_page(paper: Path) 
     code, doc, _ = check(paper, "--html", "off")
     assert statuses(doc)["citations"] == "ok", doc
     assert statuses(doc)["pdf"] == "ok", detail(doc, "pdf")
+
+
+def test_the_reduced_document_makes_no_warning_of_its_own(paper: Path) -> None:
+    # --html title leaves graphicx, caption, enumitem, array and cleveref out of the
+    # preamble, but not their set-up commands: LaTeXML put an error box for
+    # \graphicspath in the page and check warned "about the rest of the paper" (an IEEE
+    # template); the whole paper converts with no error.
+    add_to_preamble(paper, r"\usepackage{graphicx}\usepackage{caption}\usepackage{enumitem}"
+                    r"\usepackage{array}\usepackage{cleveref}\graphicspath{{figs/}}"
+                    r"\captionsetup{font=small}\setlist{nosep}"
+                    r"\newcolumntype{L}{>{\raggedright\arraybackslash}p{2cm}}"
+                    r"\crefname{figure}{Fig.}{Figs.}")
+    for mode in ("full", "title"):
+        code, doc, _ = check(paper, "--html", mode)
+        assert code == 0, doc
+        assert statuses(doc)["html"] == "ok", (mode, detail(doc, "html"))
