@@ -601,3 +601,26 @@ def test_the_reduced_document_makes_no_warning_of_its_own(paper: Path) -> None:
         code, doc, _ = check(paper, "--html", mode)
         assert code == 0, doc
         assert statuses(doc)["html"] == "ok", (mode, detail(doc, "html"))
+
+
+@pytest.mark.parametrize("case", ["missing entry", "missing style"])
+def test_undefined_citations_name_what_bibtex_said(paper: Path, case: str) -> None:
+    # "run bibtex main again" is no advice when BibTeX already ran and could not make the
+    # entries: the same run gives the same .bbl.  The author's main.blg says why.
+    (paper / "refs.bib").write_text("@article{a, author={A. Author}, title={T}, "
+                                    "journal={J}, year={2020}}\n")
+    style = "plain" if case == "missing entry" else "nosuchstyle"
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace(
+        "\\end{document}", "\\cite{a,nosuchkey}\\bibliographystyle{%s}\\bibliography{refs}\n"
+        "\\end{document}" % style))
+    for cmd in (["pdflatex", "-interaction=nonstopmode", "main.tex"], ["bibtex", "main"]):
+        subprocess.run(cmd, cwd=paper, capture_output=True, timeout=120)
+    code, doc, _ = check(paper, "--html", "off")
+    assert code == 1 and statuses(doc)["citations"] == "fail", doc
+    said = detail(doc, "citations")
+    assert "main.blg" in said, said
+    if case == "missing entry":
+        assert "didn't find a database entry for \"nosuchkey\"" in said, said
+    else:
+        assert "couldn't open style file nosuchstyle.bst" in said, said
