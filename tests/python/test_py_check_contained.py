@@ -315,10 +315,10 @@ def _ours(scratch: Path) -> list[str]:
     return found
 
 
-def _check_watched(paper: Path, scratch: Path, *args: str, stop_when=None):
+def _check_watched(paper: Path, scratch: Path, *args: str, stop_when=None, signum=None):
     """Run check with TMPDIR=*scratch*, sampling its programs every 50 ms; *stop_when*
-    (a sample -> bool) sends SIGTERM the first time it is true.  (exit code, its standard
-    output, samples)."""
+    (a sample -> bool) sends *signum* (SIGTERM) the first time it is true.  (exit code,
+    its standard output, samples)."""
     import signal
 
     scratch.mkdir()
@@ -330,7 +330,7 @@ def _check_watched(paper: Path, scratch: Path, *args: str, stop_when=None):
         while p.poll() is None:
             samples.append(_ours(scratch))
             if stop_when is not None and stop_when(samples[-1]):
-                p.send_signal(signal.SIGTERM)
+                p.send_signal(signal.SIGTERM if signum is None else signum)
                 stop_when = None
             time.sleep(0.05)
         out, _ = p.communicate(timeout=600)
@@ -361,6 +361,23 @@ def test_sigterm_stops_latexml_running_beside_the_compile(paper: Path, tmp_path:
     assert code != 0
     time.sleep(0.5)
     assert _ours(scratch) == [], "left running after SIGTERM"
+    assert os.listdir(scratch) == []
+
+
+def test_sighup_stops_latexml_running_beside_the_compile(paper: Path, tmp_path: Path) -> None:
+    # The terminal closed (or the ssh connection lost) while check ran: Python's default
+    # for SIGHUP ended it with no clean-up; LaTeXML, in its own session, ran on, and the
+    # scratch directories stayed.
+    import signal
+
+    _body(paper, SLOW_RERUNS)
+    scratch = tmp_path / "tmp"
+    code, _, samples = _check_watched(paper, scratch, signum=signal.SIGHUP,
+                                      stop_when=lambda s: "pdflatex" in s and "latexmlc" in s)
+    assert any("pdflatex" in s and "latexmlc" in s for s in samples), samples
+    assert code != 0
+    time.sleep(0.5)
+    assert _ours(scratch) == [], "left running after SIGHUP"
     assert os.listdir(scratch) == []
 
 

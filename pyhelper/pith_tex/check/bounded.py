@@ -58,10 +58,11 @@ class Limited:
 
     def start(self) -> None:
         with open(self.output_file, "wb") as out:
-            # SIGTERM or Ctrl-C while Popen returns would lose the child, which would run
+            # SIGTERM, SIGHUP or Ctrl-C while Popen returns would lose the child, which would run
             # on in its own session (writing into a directory being removed): held until
             # self.proc holds it; what arrives after is met by the ``with`` block's kill.
-            held = {signal.SIGTERM, signal.SIGINT}
+            held = {signal.SIGTERM, signal.SIGINT} | (
+                {signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
             old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
             try:
                 self.proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env,
