@@ -641,3 +641,13 @@ def test_undefined_citations_name_what_bibtex_said(paper: Path, case: str) -> No
         assert "didn't find a database entry for \"nosuchkey\"" in said, said
     else:
         assert "couldn't open style file nosuchstyle.bst" in said, said
+
+
+def test_a_package_that_probes_dev_null_reads_nothing_outside(paper: Path) -> None:
+    # ifplatform (loaded by minted, svg, gitinfo2 and others) tells Unix by
+    # \IfFileExists{/dev/null}: TeX's -recorder list has it, and paths said "the compile
+    # read /dev/null; copy it into the paper's directory" (a thesis template).
+    add_to_preamble(paper, "\\usepackage{ifplatform}")
+    code, doc, _ = check(paper, "--html", "off")
+    assert statuses(doc)["paths"] == "ok", detail(doc, "paths")
+    assert code == 0, doc
