@@ -651,3 +651,16 @@ def test_a_package_that_probes_dev_null_reads_nothing_outside(paper: Path) -> No
     code, doc, _ = check(paper, "--html", "off")
     assert statuses(doc)["paths"] == "ok", detail(doc, "paths")
     assert code == 0, doc
+
+
+def test_shell_escape_is_judged_on_this_paper_not_the_documents_beside_it(paper: Path) -> None:
+    # A template ships main-english.tex and main-minted-english.tex side by side; checking
+    # the first said "arXiv has no shell escape: main-minted-english.tex:291 minted".
+    (paper / "cover.tex").write_text("\\documentclass{letter}\n\\usepackage{minted}\n"
+                                     "\\begin{document}x\\end{document}\n")
+    (paper / "chapter.tex").write_text("\\documentclass[main.tex]{subfiles}\n"
+                                       "\\usepackage{svg}\n")
+    code, doc, _ = check(paper, "--main", "main.tex", "--html", "off")
+    said = detail(doc, "shell-escape")
+    assert "cover.tex" not in said, said
+    assert "chapter.tex" in said and "svg" in said, said  # a subfile is this paper's

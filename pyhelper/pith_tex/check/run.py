@@ -113,7 +113,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         main_text = read_tex(os.path.join(directory, main_name))
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e))
-    add(check_shell_escape(directory))
+    add(check_shell_escape(directory, main_name))
     sources = _tex_sources(directory)
     excerpt: List[str] = []
     pdf_out: Optional[FileOutcome] = None
