@@ -664,3 +664,15 @@ def test_shell_escape_is_judged_on_this_paper_not_the_documents_beside_it(paper:
     said = detail(doc, "shell-escape")
     assert "cover.tex" not in said, said
     assert "chapter.tex" in said and "svg" in said, said  # a subfile is this paper's
+
+
+def test_latexml_is_stopped_when_it_begins_expl3_code(paper: Path) -> None:
+    # LaTeXML (0.8.7 and 0.8.8) reads expl3-code.tex raw for a package that loads expl3
+    # (nomencl here, as a thesis class does): minutes, past the 180 s it is given; the
+    # thesis's check took 183 s for a WARN known when that step began.
+    add_to_preamble(paper, "\\usepackage{nomencl}")
+    code, doc, _ = check(paper)
+    assert code == 0, doc
+    said = detail(doc, "html")
+    assert statuses(doc)["html"] == "warn", said
+    assert "began reading expl3-code.tex (for nomencl.sty)" in said, said
