@@ -164,13 +164,6 @@ def _open_files(output: str) -> List[str]:
             for f in files if f is not None]
 
 
-#: LaTeXML (0.8.7 and 0.8.8 alike) reading LaTeX3's expl3-code.tex raw, for a package
-#: that loads expl3 (nomencl, lipsum, siunitx, xparse-based ones): it takes minutes, past
-#: :data:`TIMEOUT` (a 39-page thesis: still in it after 180 s, on both), so the
-#: conversion is stopped when that step begins, with the same WARN as at the time-out.
-_EXPL3_RE = re.compile(r"\(Processing definitions [^\n()]*expl3-code\.tex\.\.\.[^()]*\Z")
-
-
 def _timed_out(main: str, output: str, timeout: float, expl3: bool = False) -> Check:
     """A conversion stopped at the time budget.  When LaTeXML was inside a package of the
     rest of the paper (LaTeXML 0.8.7 takes about ten minutes over expl3-code.tex, which
@@ -284,11 +277,15 @@ class Conversion:
         self.job.start()
 
     def poll(self) -> None:
-        """Stop LaTeXML now if it passed a bound (time, output), or began reading
-        expl3-code.tex (:data:`_EXPL3_RE`)."""
+        """Stop LaTeXML now if it passed a bound (time, output), or is reading LaTeX3's
+        expl3-code.tex raw, for a package that loads expl3 (nomencl, lipsum, xparse-based
+        ones): LaTeXML 0.8.7 and 0.8.8 alike take minutes over it, past :data:`TIMEOUT`
+        (a 39-page thesis: still in it after 180 s, on both), so the WARN the time-out
+        would give is given at once.  (That step is open at the end of its output: steps
+        it opens inside it, ``(Loading etex.sty.ltxml... 0.01 sec)``, close.)"""
         if self.job is None or self.job.check() or self.expl3:
             return
-        if _EXPL3_RE.search(tail(self.job.output_file, 4096)):
+        if "expl3-code.tex" in _open_files(tail(self.job.output_file, 1 << 16)):
             self.expl3 = True
             self.job.kill()
 
