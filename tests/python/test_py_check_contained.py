@@ -315,10 +315,10 @@ def _ours(scratch: Path) -> list[str]:
     return found
 
 
-def _check_watched(paper: Path, scratch: Path, *args: str, stop_when=None):
+def _check_watched(paper: Path, scratch: Path, *args: str, stop_when=None, signum=None):
     """Run check with TMPDIR=*scratch*, sampling its programs every 50 ms; *stop_when*
-    (a sample -> bool) sends SIGTERM the first time it is true.  (exit code, its standard
-    output, samples)."""
+    (a sample -> bool) sends *signum* (SIGTERM) the first time it is true.  (exit code,
+    its standard output, samples)."""
     import signal
 
     scratch.mkdir()
@@ -330,7 +330,7 @@ def _check_watched(paper: Path, scratch: Path, *args: str, stop_when=None):
         while p.poll() is None:
             samples.append(_ours(scratch))
             if stop_when is not None and stop_when(samples[-1]):
-                p.send_signal(signal.SIGTERM)
+                p.send_signal(signal.SIGTERM if signum is None else signum)
                 stop_when = None
             time.sleep(0.05)
         out, _ = p.communicate(timeout=600)
@@ -361,6 +361,23 @@ def test_sigterm_stops_latexml_running_beside_the_compile(paper: Path, tmp_path:
     assert code != 0
     time.sleep(0.5)
     assert _ours(scratch) == [], "left running after SIGTERM"
+    assert os.listdir(scratch) == []
+
+
+def test_sighup_stops_latexml_running_beside_the_compile(paper: Path, tmp_path: Path) -> None:
+    # The terminal closed (or the ssh connection lost) while check ran: Python's default
+    # for SIGHUP ended it with no clean-up; LaTeXML, in its own session, ran on, and the
+    # scratch directories stayed.
+    import signal
+
+    _body(paper, SLOW_RERUNS)
+    scratch = tmp_path / "tmp"
+    code, _, samples = _check_watched(paper, scratch, signum=signal.SIGHUP,
+                                      stop_when=lambda s: "pdflatex" in s and "latexmlc" in s)
+    assert any("pdflatex" in s and "latexmlc" in s for s in samples), samples
+    assert code != 0
+    time.sleep(0.5)
+    assert _ours(scratch) == [], "left running after SIGHUP"
     assert os.listdir(scratch) == []
 
 
@@ -503,3 +520,159 @@ def test_a_badge_that_costs_a_page_is_warned_with_placement_margin(paper: Path) 
 def test_no_page_warning_when_the_last_page_has_room(paper: Path) -> None:
     code, doc, _ = check(paper, "--html", "off")
     assert statuses(doc)["pdf"] == "ok", doc
+
+
+# LaTeXML now converts beside the compile, in the same scratch directory: its copy is
+# scratch/html/paper, the compile's scratch/paper, where TeX's \openout can write a
+# binding.  LaTeXML loads a binding by any path (\usepackage{DIR/x} reads DIR/x.sty.ltxml),
+# and a name made by a macro in a branch only LaTeXML takes is seen neither by the paths
+# check nor by TeX's -recorder list: the binding TeX wrote ran while the compile went on.
+BESIDE = r"\ifdefined\iflatexml\def\up{..}\input{\up/\up/paper/lxbeside.sty}\fi"
+# Each TeX run takes a second or two more (a real paper's compile does), so LaTeXML
+# gets that far before check ends.
+SLOW = (r"\ifdefined\iflatexml\else\count255=0 \loop\advance\count255 1 "
+        r"\ifnum\count255<3000000 \repeat\fi")
+
+
+@pytest.mark.parametrize("mode", ["title", "full"])
+def test_a_binding_the_compile_writes_is_not_run_by_latexml_beside(
+        paper: Path, tmp_path: Path, mode: str) -> None:
+    marker = tmp_path / "marker"
+    perl = "use LaTeXML::Package; open(my $fh, '>', '%s'); close($fh); 1;" % marker
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace(
+        "\\documentclass", OPENOUT.replace("pith.sty.ltxml", "lxbeside.sty.ltxml") % perl
+        + "\n" + BESIDE + SLOW + "\n\\documentclass", 1))
+    code, doc, _ = check(paper, "--html", mode)
+    assert not marker.exists(), "LaTeXML ran a binding TeX wrote in the compile's copy"
+    assert code == 1 and statuses(doc)["html"] == "fail", doc
+
+
+def test_a_binding_outside_the_upload_named_by_a_macro_is_not_run(paper: Path,
+                                                                  tmp_path: Path) -> None:
+    # The paths check leaves a name made by a macro to the compile's -recorder list, which
+    # does not see a branch only LaTeXML takes: the binding sits outside the paper
+    # (nothing in the upload, nothing TeX wrote), and LaTeXML would load it by its path.
+    marker = tmp_path / "marker"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "lxfar.sty.ltxml").write_text(perl_binding(marker))
+    add_to_preamble(paper, r"\def\far{%s}\ifdefined\iflatexml\usepackage{\far/lxfar}\fi"
+                    % elsewhere)
+    code, doc, _ = check(paper)
+    assert not marker.exists(), "LaTeXML ran a binding from outside the upload"
+    assert code == 1, doc
+    st = statuses(doc)
+    assert st["paths"] == "ok" and st["files"] == "ok", doc  # neither can see it
+    assert st["html"] == "fail" and "lxfar.sty.ltxml" in detail(doc, "html"), doc
+
+
+def test_latexml_beside_cannot_read_the_compiles_copy(paper: Path) -> None:
+    # A false html verdict: LaTeXML's copy sat beside the compile's (scratch/html/paper,
+    # scratch/paper), so a branch only LaTeXML takes read what TeX wrote there (main.aux,
+    # after run 1) by a fixed relative name.  arXiv's LaTeXML has no such file: here, the
+    # paper's HTML view then takes pith's anonymous mode and shows no badge.
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace(
+        "\\usepackage[qr]{pith}", r"\ifdefined\iflatexml\def\up{..}\IfFileExists{\up/\up/"
+        r"paper/main.aux}{\usepackage[qr]{pith}}{\usepackage[anonymous,qr]{pith}}"
+        r"\else\usepackage[qr]{pith}\fi" + SLOW, 1))
+    code, doc, _ = check(paper)
+    assert statuses(doc)["html"] == "fail", doc
+    assert "0 links" in detail(doc, "html"), doc
+
+
+def test_no_page_warning_when_the_bibliography_fills_the_last_page(paper: Path) -> None:
+    # The run without the badge is another job (main-nobadge): it read no main.bbl, so
+    # a bibliography that fills the last page was missing there and every such paper
+    # was "a page longer because of the badge" (ACL's template, elsarticle's, a thesis).
+    _fill_page_one(paper)
+    text = (paper / "main.tex").read_text()
+    rule = re.search(r"\\rule\{1pt\}\{([\d.]+)pt\}", text)
+    assert rule is not None
+    shorter = "\\rule{1pt}{%.1fpt}" % (float(rule.group(1)) - 240)
+    (paper / "main.tex").write_text(text.replace(rule.group(0), shorter).replace(
+        "\\end{document}", "\\cite{k1}\\bibliographystyle{plain}\\bibliography{refs}\n"
+        "\\end{document}"))
+    (paper / "main.bbl").write_text(
+        "\\begin{thebibliography}{99}\n" + "".join(
+            "\\bibitem{k%d} A.~Author. \\newblock A title of a paper, number %d. "
+            "\\newblock A journal, 2024.\n" % (i, i) for i in range(1, 13))
+        + "\\end{thebibliography}\n")
+    code, doc, _ = check(paper, "--html", "off")
+    assert statuses(doc)["citations"] == "ok", doc
+    assert statuses(doc)["pdf"] == "ok", detail(doc, "pdf")
+
+
+def test_the_reduced_document_makes_no_warning_of_its_own(paper: Path) -> None:
+    # --html title leaves graphicx, caption, enumitem, array and cleveref out of the
+    # preamble, but not their set-up commands: LaTeXML put an error box for
+    # \graphicspath in the page and check warned "about the rest of the paper" (an IEEE
+    # template); the whole paper converts with no error.
+    add_to_preamble(paper, r"\usepackage{graphicx}\usepackage{caption}\usepackage{enumitem}"
+                    r"\usepackage{array}\usepackage{cleveref}\graphicspath{{figs/}}"
+                    r"\captionsetup{font=small}\setlist{nosep}"
+                    r"\newcolumntype{L}{>{\raggedright\arraybackslash}p{2cm}}"
+                    r"\crefname{figure}{Fig.}{Figs.}")
+    for mode in ("full", "title"):
+        code, doc, _ = check(paper, "--html", mode)
+        assert code == 0, doc
+        assert statuses(doc)["html"] == "ok", (mode, detail(doc, "html"))
+
+
+@pytest.mark.parametrize("case", ["missing entry", "missing style"])
+def test_undefined_citations_name_what_bibtex_said(paper: Path, case: str) -> None:
+    # "run bibtex main again" is no advice when BibTeX already ran and could not make the
+    # entries: the same run gives the same .bbl.  The author's main.blg says why.
+    (paper / "refs.bib").write_text("@article{a, author={A. Author}, title={T}, "
+                                    "journal={J}, year={2020}}\n")
+    style = "plain" if case == "missing entry" else "nosuchstyle"
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace(
+        "\\end{document}", "\\cite{a,nosuchkey}\\bibliographystyle{%s}\\bibliography{refs}\n"
+        "\\end{document}" % style))
+    for cmd in (["pdflatex", "-interaction=nonstopmode", "main.tex"], ["bibtex", "main"]):
+        subprocess.run(cmd, cwd=paper, capture_output=True, timeout=120)
+    code, doc, _ = check(paper, "--html", "off")
+    assert code == 1 and statuses(doc)["citations"] == "fail", doc
+    said = detail(doc, "citations")
+    assert "main.blg" in said, said
+    if case == "missing entry":
+        assert "didn't find a database entry for \"nosuchkey\"" in said, said
+    else:
+        assert "couldn't open style file nosuchstyle.bst" in said, said
+
+
+def test_a_package_that_probes_dev_null_reads_nothing_outside(paper: Path) -> None:
+    # ifplatform (loaded by minted, svg, gitinfo2 and others) tells Unix by
+    # \IfFileExists{/dev/null}: TeX's -recorder list has it, and paths said "the compile
+    # read /dev/null; copy it into the paper's directory" (a thesis template).
+    add_to_preamble(paper, "\\usepackage{ifplatform}")
+    code, doc, _ = check(paper, "--html", "off")
+    assert statuses(doc)["paths"] == "ok", detail(doc, "paths")
+    assert code == 0, doc
+
+
+def test_shell_escape_is_judged_on_this_paper_not_the_documents_beside_it(paper: Path) -> None:
+    # A template ships main-english.tex and main-minted-english.tex side by side; checking
+    # the first said "arXiv has no shell escape: main-minted-english.tex:291 minted".
+    (paper / "cover.tex").write_text("\\documentclass{letter}\n\\usepackage{minted}\n"
+                                     "\\begin{document}x\\end{document}\n")
+    (paper / "chapter.tex").write_text("\\documentclass[main.tex]{subfiles}\n"
+                                       "\\usepackage{svg}\n")
+    code, doc, _ = check(paper, "--main", "main.tex", "--html", "off")
+    said = detail(doc, "shell-escape")
+    assert "cover.tex" not in said, said
+    assert "chapter.tex" in said and "svg" in said, said  # a subfile is this paper's
+
+
+def test_latexml_is_stopped_when_it_begins_expl3_code(paper: Path) -> None:
+    # LaTeXML (0.8.7 and 0.8.8) reads expl3-code.tex raw for a package that loads expl3
+    # (nomencl here, as a thesis class does): minutes, past the 180 s it is given; the
+    # thesis's check took 183 s for a WARN known when that step began.
+    add_to_preamble(paper, "\\usepackage{nomencl}")
+    code, doc, _ = check(paper)
+    assert code == 0, doc
+    said = detail(doc, "html")
+    assert statuses(doc)["html"] == "warn", said
+    assert "began reading expl3-code.tex (for nomencl.sty)" in said, said

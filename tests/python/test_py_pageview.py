@@ -125,3 +125,17 @@ def test_sizes_are_what_a_reader_sees(pdf):
     sizes = {w.text: w.size for w in pageview.pdfium_view(pdf).words}
     assert 9 < sizes["body"] < 11, sizes  # 10 pt body text
     assert 16 < sizes["Title"] < 19, sizes  # \LARGE: 17.28 pt
+
+
+def test_a_page_in_bitmap_fonts_is_read(tmp_path):
+    # A font with no Unicode mapping (a Type 3 bitmap font, as TeX makes for T1 text on a
+    # machine without cm-super; here ecrm1000 taken out of the map, in case it has it)
+    # gives pdftotext the glyph's code: "de\x1cnitions" (T1's fi) is not XML, and page 1
+    # was "not readable" (check said it could not check the paper).
+    b = compile_tex(tmp_path / "t3", "\\documentclass{article}\\usepackage[T1]{fontenc}"
+                    "\\pdfmapline{-ecrm1000}\n"
+                    "\\begin{document}\nPlain words and definitions.\n\\end{document}\n")
+    assert b.pdf is not None and b.pdf.exists(), b.log[-2000:]
+    view = pageview.poppler_view(b.pdf.read_bytes())
+    texts = [w.text for w in view.words]
+    assert "Plain" in texts and "words" in texts, texts

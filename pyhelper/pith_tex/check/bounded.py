@@ -32,7 +32,8 @@ def _size(path: str) -> int:
         return 0
 
 
-def _tail(path: str, limit: int = 16384) -> str:
+def tail(path: str, limit: int = 16384) -> str:
+    """The last *limit* bytes of the file *path*, decoded ("" when unreadable)."""
     try:
         with open(path, "rb") as f:
             f.seek(max(0, _size(path) - limit))
@@ -58,10 +59,11 @@ class Limited:
 
     def start(self) -> None:
         with open(self.output_file, "wb") as out:
-            # SIGTERM or Ctrl-C while Popen returns would lose the child, which would run
+            # SIGTERM, SIGHUP or Ctrl-C while Popen returns would lose the child, which would run
             # on in its own session (writing into a directory being removed): held until
             # self.proc holds it; what arrives after is met by the ``with`` block's kill.
-            held = {signal.SIGTERM, signal.SIGINT}
+            held = {signal.SIGTERM, signal.SIGINT} | (
+                {signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
             old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
             try:
                 self.proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env,
@@ -121,7 +123,7 @@ class Limited:
         """How it ended; only once it has (after :meth:`wait`, or :meth:`check` true)."""
         assert self.proc is not None, "not started"
         return Run(None if self.stopped else self.proc.returncode, self.stopped,
-                   _tail(self.output_file, self.keep))
+                   tail(self.output_file, self.keep))
 
 
 def run_limited(cmd: List[str], cwd: str, env: Dict[str, str], deadline: float,

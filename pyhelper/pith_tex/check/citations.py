@@ -18,6 +18,30 @@ _UNDEF_CITE_RE = re.compile(r"Citation [`']([^']*)' (?:on page [0-9]+ )?undefine
 _UNDEF_REF_RE = re.compile(r"Reference [`']([^']*)' on page [0-9]+ undefined")
 
 
+#: What BibTeX's log (JOB.blg) says when it made a .bbl without the entries cited: a
+#: style or database it could not open, no \bibdata, a key no database has.
+_BLG_RE = re.compile(r"^(I couldn't open (?:style|database) file [^\n]*"
+                     r"|I found no [^\n-]*"
+                     r"|Warning--I didn't find a database entry for \"[^\"\n]*\")", re.M)
+
+
+def _bibtex_said(directory: str, job: str) -> List[str]:
+    """The problems the author's last BibTeX run wrote in DIR/JOB.blg (at most three)."""
+    path = os.path.join(directory, job + ".blg")
+    if os.path.islink(path) or not os.path.isfile(path):
+        return []
+    try:
+        text = read_tex(path)
+    except OSError:
+        return []
+    found: List[str] = []
+    for m in _BLG_RE.finditer(text):
+        line = " ".join(m.group(1).replace("Warning--", "").split())
+        if line not in found:
+            found.append(line)
+    return found[:3]
+
+
 def active_bibliography(sources: List[str]) -> Optional[str]:
     """"bibtex" when an uncommented ``\\bibliography``, ``\\addbibresource`` or
     ``\\printbibliography`` is in the paper's sources (only then is BibTeX or biber the
@@ -79,6 +103,13 @@ def check_citations(directory: str, job: str, sources: List[str],
                      "[?]): %s; the paper's thebibliography has no \\bibitem for them"
                      % ", ".join(cites[:10]))
     if cites:
+        said = _bibtex_said(directory, job)
+        if said:
+            # Running BibTeX again gives the same .bbl: what stopped it is the advice.
+            return Check("citations", FAIL, "undefined citations after the compile (arXiv "
+                         "shows [?]): %s; the last BibTeX run (%s.blg) says: %s: fix that, "
+                         "run bibtex %s and upload %s (arXiv does not run BibTeX)"
+                         % (", ".join(cites[:10]), job, "; ".join(said), job, bbl))
         return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
                      "[?]): %s; arXiv does not run BibTeX: run bibtex %s again and upload %s"
                      % (", ".join(cites[:10]), job, bbl))

@@ -25,7 +25,7 @@ from html.parser import HTMLParser
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
-from .bounded import Limited
+from .bounded import Limited, tail
 from .safecopy import Budget, code_file, copy_listed
 from ..safeio import read_regular
 from ..record.identifier import URL_BASE
@@ -94,6 +94,42 @@ _POLICY_HINT = (" (this machine's ImageMagick security policy forbids reading th
                 "/etc/ImageMagick-6/policy.xml on Debian and Ubuntu)")
 
 
+#: How LaTeXML is run: latexmlc itself, but in a Perl that first lets LaTeXML load a
+#: binding (Perl: ``X.sty.ltxml``, ``X.cls.ltxml``, ``main.latexml``; all go through
+#: ``LaTeXML::Package::loadLTXML``) only from LaTeXML's own installation.  The copy holds
+#: no binding, but LaTeXML loads one by any path the document names
+#: (``\usepackage{DIR/x}`` reads ``DIR/x.sty.ltxml``), and a name made by a macro in a
+#: branch only LaTeXML takes is seen neither by the paths check nor by TeX's -recorder
+#: list: beside the compile, a binding TeX's \openout wrote in the compile's copy was
+#: reached that way and ran.  A refused binding ends LaTeXML at once (exit
+#: :data:`REFUSED`) with the line ``pith-tex: refused binding PATH``.
+REFUSED = 86
+_GUARD = r"""
+use strict; use warnings;
+use Cwd qw(realpath); use File::Basename qw(dirname); use POSIX ();
+my $script = shift @ARGV;
+$0 = $script;  # latexmlc finds itself (FindBin) and its library as when run directly
+unshift @INC, dirname(realpath($script)) . '/../lib';
+require FindBin; FindBin::again();
+$0 = 'latexmlc';  # its name in ps, as when run directly (FindBin has found it)
+require LaTeXML; require LaTeXML::Package;
+my $home = realpath(dirname($INC{'LaTeXML/Package.pm'}) . '/Package');
+my $load = \&LaTeXML::Package::loadLTXML;
+{ no warnings 'redefine';
+  *LaTeXML::Package::loadLTXML = sub {
+    my ($request, $path) = @_;
+    my $real = defined $path ? realpath($path) : undef;
+    if (!defined $home || !defined $real || index($real, $home . '/') != 0) {
+      print STDERR "\npith-tex: refused binding " . (defined $path ? $path : '') . "\n";
+      STDERR->flush; STDOUT->flush;
+      POSIX::_exit(%d); }
+    goto &$load; }; }
+do $script;
+die $@ if $@;
+""" % REFUSED
+_REFUSED_RE = re.compile(r"^pith-tex: refused binding (.*)$", re.M)
+
+
 def latexml_env(tmp: str) -> Dict[str, str]:
     """LaTeXML's environment: its search paths are the copy (its working directory) and
     the installed LaTeXML and TeX Live, never a personal tree (``TEXMFHOME``, which
@@ -128,7 +164,7 @@ def _open_files(output: str) -> List[str]:
             for f in files if f is not None]
 
 
-def _timed_out(main: str, output: str, timeout: float) -> Check:
+def _timed_out(main: str, output: str, timeout: float, expl3: bool = False) -> Check:
     """A conversion stopped at the time budget.  When LaTeXML was inside a package of the
     rest of the paper (LaTeXML 0.8.7 takes about ten minutes over expl3-code.tex, which
     lipsum, siunitx and other expl3 packages load), a WARN that names it, as the other
@@ -141,6 +177,12 @@ def _timed_out(main: str, output: str, timeout: float) -> Check:
         return Check("html", FAIL, "LaTeXML did not finish within %d s%s" % (
             timeout, "; it was still reading %s" % " < ".join(reversed(stack)) if stack else ""))
     where = inner[0] if len(inner) == 1 else "%s, reading %s" % (inner[0], inner[-1])
+    if expl3:
+        return Check("html", WARN, "not checked: LaTeXML began reading expl3-code.tex (for "
+                     "%s), which takes it more than the %d s it is given, so it was stopped "
+                     "and the badge in arXiv's HTML view was not tried; the time would go to "
+                     "that package, not to pith, and the upload is the PDF checked above"
+                     % (inner[0], timeout))
     return Check("html", WARN, "not checked: LaTeXML did not finish within %d s (it was "
                  "still loading %s), so the badge in arXiv's HTML view was not tried; the "
                  "time went to that package, not to pith, and the upload is the PDF checked "
@@ -194,6 +236,7 @@ class Conversion:
         self.part: Optional[List[str]] = None
         self.paper, self.out = os.path.join(tmp, "paper"), os.path.join(tmp, "out")
         self.job: Optional[Limited] = None
+        self.expl3 = False  # stopped when it began reading expl3-code.tex
 
     def __enter__(self) -> "Conversion":
         return self
@@ -209,8 +252,8 @@ class Conversion:
                                  "would run it" % "; ".join("%s is %s" % (n, why)
                                                             for n, why in code_files))
             return
-        latexmlc = shutil.which("latexmlc")
-        if latexmlc is None:
+        latexmlc, perl = shutil.which("latexmlc"), shutil.which("perl")
+        if latexmlc is None or perl is None:
             self.decided = Check("html", WARN, "not checked: LaTeXML (latexmlc) is not "
                                  "installed, so the HTML view arXiv makes of the paper was not "
                                  "tried (apt-get install latexml)")
@@ -226,7 +269,7 @@ class Conversion:
         self.part = None if self.whole else _reduce_in(self.paper, self.main)
         log = os.path.join(self.out, "latexml.log")
         main = "./" + self.main if self.main.startswith("-") else self.main
-        self.job = Limited([latexmlc, PRELOAD, "--dest=" + os.path.join(self.out, "main.html"),
+        self.job = Limited([perl, "-e", _GUARD, latexmlc, PRELOAD, "--dest=" + os.path.join(self.out, "main.html"),
                             "--log=" + log, main],
                            self.paper, latexml_env(self.tmp), time.monotonic() + self.timeout,
                            os.path.join(self.out, "latexml-output.txt"), (log,), cap=LOG_CAP,
@@ -234,9 +277,17 @@ class Conversion:
         self.job.start()
 
     def poll(self) -> None:
-        """Stop LaTeXML now if it passed a bound (time, output)."""
-        if self.job is not None:
-            self.job.check()
+        """Stop LaTeXML now if it passed a bound (time, output), or is reading LaTeX3's
+        expl3-code.tex raw, for a package that loads expl3 (nomencl, lipsum, xparse-based
+        ones): LaTeXML 0.8.7 and 0.8.8 alike take minutes over it, past :data:`TIMEOUT`
+        (a 39-page thesis: still in it after 180 s, on both), so the WARN the time-out
+        would give is given at once.  (That step is open at the end of its output: steps
+        it opens inside it, ``(Loading etex.sty.ltxml... 0.01 sec)``, close.)"""
+        if self.job is None or self.job.check() or self.expl3:
+            return
+        if "expl3-code.tex" in _open_files(tail(self.job.output_file, 1 << 16)):
+            self.expl3 = True
+            self.job.kill()
 
     def kill(self) -> None:
         if self.job is not None:
@@ -250,8 +301,21 @@ class Conversion:
         """Wait for LaTeXML (calling *tick* about every 0.1 s) and read what it left."""
         if self.decided is not None or self.job is None:
             return Converted(self.decided or Check("html", ERROR, "not converted: not started"))
-        r = self.job.wait(tick)
+        def polled() -> None:
+            self.poll()
+            if tick is not None:
+                tick()
+
+        r = self.job.wait(polled)
         output = r.output.replace(self.paper + os.sep, "")  # names as in the upload
+        if self.expl3:
+            return Converted(_timed_out(self.main, output, self.timeout, expl3=True))
+        refused = _REFUSED_RE.search(output)
+        if refused is not None:
+            return Converted(Check("html", FAIL, "not converted: the paper makes LaTeXML "
+                                   "load %s, a binding (Perl) from outside the upload and "
+                                   "LaTeXML's installation, which LaTeXML, as arXiv runs it, "
+                                   "would run: stopped" % refused.group(1).strip()))
         if r.stopped == "output":
             return Converted(Check("html", FAIL, "LaTeXML wrote more than %d MB of output and "
                                    "log: stopped" % (LOG_CAP >> 20)))
@@ -319,7 +383,12 @@ def judge_html(done: Converted, main: str, number: Optional[str] = None,
     boxes = [e for e in parser.errors if _OURS_RE.search(e)]
     if boxes:
         return Check("html", FAIL, "the HTML page shows an error box: %s" % boxes[0])
-    problems += ["an error box in the page: " + e for e in parser.errors]
+    if part is None:
+        # In the reduced document, a set-up command of a package left out of it
+        # (\graphicspath, \captionsetup, \setlist, \newcolumntype, \crefname) is
+        # an undefined macro, and LaTeXML puts its error box in the page: that document's
+        # doing, not the paper's (the whole paper converts without it).
+        problems += ["an error box in the page: " + e for e in parser.errors]
     if not expect_badge:
         if parser.links or (number and number in html):
             return Check("html", FAIL, "anonymous, but the HTML page links to or names the "

@@ -28,6 +28,14 @@ SHORT = 0.35
 #: Seconds for the run without the badge.
 BUDGET = 120.0
 
+#: The job's files the run without the badge must not start from: its sources and what
+#: the run writes itself.
+_NOT_READ = (".tex", ".ltx", ".log", ".pdf", ".dvi", ".xdv", ".ps", ".fls", ".synctex.gz",
+             ".fdb_latexmk")
+
+#: The largest of those copied.
+_AUX_CAP = 8 << 20
+
 _PAGES_RE = re.compile(r"Output written on .*?\((\d+) pages?")
 _LINE_RE = re.compile(r'<line xMin="[^"]*" yMin="[^"]*" xMax="[^"]*" yMax="([^"]*)">(.*?)</line>',
                       re.S)
@@ -71,13 +79,21 @@ def short_page(pdf: str, page: int) -> bool:
 def pages_without_badge(paper: str, main: str, engine: str, env: dict,
                         tick: Optional[Callable[[], None]] = None) -> Optional[int]:
     """The page count of the paper compiled once more with pith's ``hide`` (as job
-    ``JOB-nobadge``, from a copy of the first compile's ``.aux``); None when that run
+    ``JOB-nobadge``, from copies of the first compile's ``JOB.*`` files); None when that run
     fails or says nothing."""
     job = os.path.splitext(main)[0]
     other = job + "-nobadge"
-    aux = os.path.join(paper, job + ".aux")
-    if os.path.isfile(aux):
-        shutil.copyfile(aux, os.path.join(paper, other + ".aux"))
+    # What the job reads under its own name, the .aux and what others made for it (the
+    # .bbl, the .ind, the .nls, the .toc): without them the other job has no
+    # bibliography, index or contents, and is pages shorter for that, not for the badge.
+    # (Small files only: a figure named after the job is not one of them, and is not
+    # copied a second time into the scratch directory.)
+    for name in sorted(os.listdir(paper)):
+        ext, path = name[len(job):], os.path.join(paper, name)
+        if name.startswith(job + ".") and ext.lower() not in _NOT_READ and \
+                os.path.isfile(path) and not os.path.islink(path) and \
+                os.path.getsize(path) <= _AUX_CAP:
+            shutil.copyfile(path, os.path.join(paper, other + ext))
     cmd = [engine, "-interaction=nonstopmode", "-no-shell-escape", "-jobname=" + other,
            "\\PassOptionsToPackage{hide}{pith}\\input{%s}" % main]
     out = os.path.join(os.path.dirname(paper), "nobadge-output.txt")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import tempfile
 from typing import Callable, List, NamedTuple, Optional
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
@@ -112,7 +113,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         main_text = read_tex(os.path.join(directory, main_name))
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e))
-    add(check_shell_escape(directory))
+    add(check_shell_escape(directory, main_name))
     sources = _tex_sources(directory)
     excerpt: List[str] = []
     pdf_out: Optional[FileOutcome] = None
@@ -136,11 +137,12 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                     code_file(r.path) is not None for r in refused):
                 return
             files = upload_list(recorded, paper)
-            os.mkdir(os.path.join(tmp, "html"))
-            # Its own copy, taken from DIR, within its own 50 MB: at most two copies.
+            # Its own copy, taken from DIR, within its own 50 MB: at most two copies.  In
+            # a directory of its own, not beside the compile's copy, where TeX writes:
+            # no fixed relative name leads LaTeXML from its copy to that one.
+            own = running.enter_context(tempfile.TemporaryDirectory(prefix="pith-html-"))
             conversion = running.enter_context(Conversion(
-                directory, main_name, os.path.join(tmp, "html"), files, Budget(),
-                whole=html == "full"))
+                directory, main_name, own, files, Budget(), whole=html == "full"))
             if progress is not None:
                 progress(_html_says(html) + ", beside the compile")
             conversion.start()

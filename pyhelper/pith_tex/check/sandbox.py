@@ -20,7 +20,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from typing import Any, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 from .safecopy import Budget, Refused, code_file, copy_file
 
@@ -30,22 +30,32 @@ JOB_OUTPUTS = (".aux", ".log", ".out", ".toc", ".lof", ".lot", ".pdf", ".dvi", "
                ".vrb", ".xmpi", ".xdv")
 
 
+#: The signals that end ``check`` with its clean-up (Ctrl-C is Python's KeyboardInterrupt).
+ENDING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 @contextlib.contextmanager
 def scratch(prefix: str = "pith-check-") -> Iterator[str]:
-    """A fresh temporary directory, removed on exit, on error and on SIGTERM."""
+    """A fresh temporary directory, removed on exit, on error, on SIGTERM and on SIGHUP
+    (the terminal closed, the ssh connection lost: Python's default for SIGHUP ends it
+    with no clean-up, and LaTeXML, TeX, in their own sessions, ran on with the
+    directory left)."""
     path = tempfile.mkdtemp(prefix=prefix)
-    previous: Any = None
+    previous: Dict[int, Any] = {}
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread:
         def on_term(signum: int, _frame: Any) -> None:
             raise SystemExit(128 + signum)
 
-        previous = signal.signal(signal.SIGTERM, on_term)
+        for sig in ENDING:
+            old = signal.getsignal(sig)
+            if old is not signal.SIG_IGN:  # nohup: left ignored
+                previous[sig] = signal.signal(sig, on_term)
     try:
         yield path
     finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
         shutil.rmtree(path, ignore_errors=True)
 
 

@@ -99,12 +99,19 @@ def check_names(names: Iterable[str]) -> Optional[Check]:
                  % "; ".join("%s (%s)" % (shown_name(n), why) for n, why in bad))
 
 
+#: Files every Unix system has, arXiv's too, which packages probe: ifplatform (loaded
+#: by minted, svg, gitinfo2) tells Unix by ``\IfFileExists{/dev/null}``.
+_EVERYWHERE = frozenset(("/dev/null",))
+
+
 def outside_reads(rec: Recorded, copy: str, tex_roots: Iterable[str]) -> List[str]:
     """Files the compile read that are neither in the upload nor in TeX's own trees."""
     root = os.path.realpath(copy)
     roots = [os.path.realpath(r) for r in tex_roots if r]
     found = []
     for full in rec.read:
+        if full in _EVERYWHERE:
+            continue
         real = os.path.realpath(full)
         if real.startswith(root + os.sep) or real == root:
             continue

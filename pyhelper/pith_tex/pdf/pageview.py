@@ -488,9 +488,16 @@ def _run(argv: List[str], data: bytes, deadline: float,
 _XHTML = "{http://www.w3.org/1999/xhtml}"
 
 
+#: Bytes XML 1.0 forbids, which pdftotext writes as they are: a font with no Unicode
+#: mapping (a Type 3 bitmap font TeX made for T1 text, with no cm-super) gives a glyph's
+#: code, "de\x1cnitions" for "definitions" (T1's fi ligature), and the page was "not
+#: readable" (check: could not check).
+_NOT_XML_RE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def _poppler_words(xhtml: bytes) -> Tuple[float, float, Tuple[Word, ...]]:
     try:
-        root = ET.fromstring(xhtml)
+        root = ET.fromstring(_NOT_XML_RE.sub("\ufffd".encode("utf-8"), xhtml))
     except ET.ParseError as e:
         raise EngineFailed("poppler: pdftotext's page 1 is not readable XHTML (%s)" % e) from None
     page = root.find(".//%spage" % _XHTML)
