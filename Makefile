@@ -23,7 +23,7 @@ example:
 	@echo "built $(PAPER)/main.pdf"
 
 test:
-	$(PYTHON) -m pytest -n auto --dist loadgroup
+	$(PYTHON) -m pytest -n auto
 
 # The hostile tests again, with every dependency at the lowest version pyproject allows.
 test-floors:
