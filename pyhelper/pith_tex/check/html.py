@@ -269,8 +269,9 @@ class Conversion:
         self.part = None if self.whole else _reduce_in(self.paper, self.main)
         log = os.path.join(self.out, "latexml.log")
         main = "./" + self.main if self.main.startswith("-") else self.main
-        self.job = Limited([perl, "-e", _GUARD, latexmlc, PRELOAD, "--dest=" + os.path.join(self.out, "main.html"),
-                            "--log=" + log, main],
+        self.job = Limited([perl, "-e", _GUARD, latexmlc, PRELOAD,
+                            "--dest=" + os.path.join(self.out, "main.html"), "--log=" + log,
+                            main],
                            self.paper, latexml_env(self.tmp), time.monotonic() + self.timeout,
                            os.path.join(self.out, "latexml-output.txt"), (log,), cap=LOG_CAP,
                            keep=OUTPUT_CAP)
