@@ -352,32 +352,22 @@ def test_latexml_converts_beside_the_reruns(paper: Path, tmp_path: Path) -> None
     assert "LaTeXML converts the preamble and title block" in detail(doc, "html")
 
 
-def test_sigterm_stops_latexml_running_beside_the_compile(paper: Path, tmp_path: Path) -> None:
-    _body(paper, SLOW_RERUNS)
-    scratch = tmp_path / "tmp"
-    code, _, samples = _check_watched(paper, scratch,
-                                      stop_when=lambda s: "pdflatex" in s and "latexmlc" in s)
-    assert any("pdflatex" in s and "latexmlc" in s for s in samples), samples
-    assert code != 0
-    time.sleep(0.5)
-    assert _ours(scratch) == [], "left running after SIGTERM"
-    assert os.listdir(scratch) == []
-
-
-def test_sighup_stops_latexml_running_beside_the_compile(paper: Path, tmp_path: Path) -> None:
-    # The terminal closed (or the ssh connection lost) while check ran: Python's default
-    # for SIGHUP ended it with no clean-up; LaTeXML, in its own session, ran on, and the
-    # scratch directories stayed.
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_signal_stops_latexml_running_beside_the_compile(paper: Path, tmp_path: Path,
+                                                           signame: str) -> None:
+    # SIGHUP: the terminal closed (or the ssh connection lost) while check ran: Python's
+    # default for it ended check with no clean-up; LaTeXML, in its own session, ran on,
+    # and the scratch directories stayed.
     import signal
 
     _body(paper, SLOW_RERUNS)
     scratch = tmp_path / "tmp"
-    code, _, samples = _check_watched(paper, scratch, signum=signal.SIGHUP,
+    code, _, samples = _check_watched(paper, scratch, signum=getattr(signal, signame),
                                       stop_when=lambda s: "pdflatex" in s and "latexmlc" in s)
     assert any("pdflatex" in s and "latexmlc" in s for s in samples), samples
     assert code != 0
     time.sleep(0.5)
-    assert _ours(scratch) == [], "left running after SIGHUP"
+    assert _ours(scratch) == [], "left running after " + signame
     assert os.listdir(scratch) == []
 
 
