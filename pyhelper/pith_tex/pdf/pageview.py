@@ -75,6 +75,19 @@ class Ink(NamedTuple):
     boxes: Tuple[Box, ...]  # each character's box (as View.words)
     sizes: Tuple[float, ...]  # each character's font size in points (as Word.size)
     painted: Tuple[bool, ...]  # each character: hiding its text objects changes its pixels
+    #: each character's tight box (its glyph's own, as PDFium measures it): where the OCR
+    #: of :class:`Reading` looks
+    tight: Tuple[Box, ...] = ()
+
+
+class Reading(NamedTuple):
+    """What OCR reads from an engine's pixels where the text layer locates a match of the
+    ``ink`` pattern (PDFium's :class:`Ink`): the text layer only says where to look."""
+
+    text: str  # the match as PDFium's text layer has it
+    region: Box  # the part of the page read (view frame)
+    turn: int  # degrees clockwise that set the line upright (90, 270: a turned stamp)
+    read: str  # what the OCR reads there, white space kept
 
 
 class View(NamedTuple):
@@ -110,6 +123,10 @@ class View(NamedTuple):
     #: What the engine reported while reading page 1 (poppler's error lines): a page an
     #: engine has to repair is drawn by each viewer its own way.
     errors: Tuple[str, ...] = ()
+    #: OCR of this engine's rendering at each match of ``ink`` (:class:`Reading`).
+    read: Tuple["Reading", ...] = ()
+    #: Why no OCR ran here (None: it ran, or no ``ink`` was asked for).
+    unread: Optional[str] = None
 
     @property
     def text(self) -> str:
@@ -357,7 +374,8 @@ def _ink(raw, page, textpage, chars, pattern: Pattern[str], width: float,
         painted = tuple(_changed(before, after, w, h, b, region, scale) >= INK_PIXELS
                         and not any(_overlaps(o, _core(tight(c[0]))) for o in others)
                         for b, c in zip(boxes, part))
-        found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part), painted))
+        found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part), painted,
+                         tuple(tight(c[0]) for c in part)))
     return tuple(found)
 
 
@@ -388,6 +406,70 @@ def _finer(raw, page, code: Tuple[Optional[str], Box, Tuple[Tuple[float, float],
             return text, (region[0] + b[0], region[1] + b[1], region[0] + b[2] - px,
                           region[1] + b[3] - px), corners
     return code
+
+
+# --- the matches read from pixels ---------------------------------------------------
+
+#: The scale at which a match is rendered for OCR: this many pixels an em (the model
+#: reads lines 48 pixels high; the line's box is about 1.3 em with its margin).
+OCR_EM_PX = 48.0
+OCR_PAD_EM = 0.3  # margin around the glyphs' boxes, in em
+MAX_READ = 4  # matches read (an honest page 1 has one badge)
+MAX_OCR_PIXELS = 4_000_000  # one region's rendering for OCR is scaled down beyond this
+
+
+class Region(NamedTuple):
+    """Where OCR reads a match of ``ink``, the same in every engine's rendering."""
+
+    text: str
+    box: Box  # view frame, points
+    turn: int
+    scale: float  # pixels a point
+
+
+def ocr_regions(inks: Sequence[Ink], width: float, height: float) -> Tuple[Region, ...]:
+    """The part of page 1 that shows each of *inks* (its glyphs' tight boxes, or the loose
+    ones where a tight box is empty, and :data:`OCR_PAD_EM` around), on the page."""
+    from .ocr import turn_of
+
+    found = []
+    for ink in inks[:MAX_READ]:
+        tight = ink.tight or ink.boxes
+        boxes = [t if t[2] > t[0] and t[3] > t[1] else b for t, b in zip(tight, ink.boxes)]
+        if not boxes:
+            continue
+        em = max(max(ink.sizes, default=1.0), 1.0)
+        pad = OCR_PAD_EM * em
+        box = (max(0.0, min(b[0] for b in boxes) - pad), max(0.0, min(b[1] for b in boxes) - pad),
+               min(width, max(b[2] for b in boxes) + pad),
+               min(height, max(b[3] for b in boxes) + pad))
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        if area <= 0:
+            continue
+        scale = min(OCR_EM_PX / em, (MAX_OCR_PIXELS / area) ** 0.5)
+        found.append(Region(ink.text, box, turn_of(ink.boxes), scale))
+    return tuple(found)
+
+
+def _read_all(regions: Sequence[Region], render) -> Tuple[Tuple[Reading, ...], Optional[str]]:
+    """OCR of *render(region)* (width, height, grey pixels) at each region, or why no OCR
+    can run here."""
+    from .ocr import OcrMissing, missing, read_line
+
+    if not regions:
+        return (), None
+    why = missing()
+    if why is not None:
+        return (), why
+    out = []
+    for r in regions:
+        w, h, pixels = render(r)
+        try:
+            text = read_line(w, h, pixels, r.turn)
+        except OcrMissing as e:
+            return (), str(e)
+        out.append(Reading(r.text, r.box, r.turn, text))
+    return tuple(out), None
 
 
 def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = None,
@@ -434,6 +516,8 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
             if value:
                 values.append((key, value))
         found = tuple(_finer(raw, page, code) for code in qr_found(raster))
+        reads, unread = _read_all(ocr_regions(inks, width, height), lambda r: _region_pixels(
+            raw, page, r.box, r.scale))
     except pdfium.PdfiumError as e:
         raise EngineFailed("PDFium cannot read page 1: %s" % e) from None
     finally:
@@ -443,7 +527,7 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
                 float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
                 rotation, inks, tuple(values), tuple(c[1] for c in codes),
                 tuple(c[1] for c in found if c[0] is None), raster,
-                tuple(c[2] for c in codes))
+                tuple(c[2] for c in codes), read=reads, unread=unread)
 
 
 # --- poppler -----------------------------------------------------------------------
@@ -545,14 +629,28 @@ def _pdfinfo_values(out: bytes, keys: Sequence[str]) -> Tuple[Tuple[str, str], .
     return tuple((k, found[k]) for k in keys if k in found)
 
 
+def _poppler_region(data: bytes, region: Region, deadline: float) -> Tuple[int, int, bytes]:
+    """poppler's 8-bit grey rendering of *region* of page 1 (``pdftoppm -x -y -W -H``)."""
+    k = region.scale
+    box = region.box
+    x, y = int(box[0] * k), int(box[1] * k)
+    w = max(1, int((box[2] - box[0]) * k + 0.999))
+    h = max(1, int((box[3] - box[1]) * k + 0.999))
+    r = _pgm(_run(["pdftoppm", "-f", "1", "-l", "1", "-r", "%.3f" % (k * 72.0), "-x", str(x),
+                   "-y", str(y), "-W", str(w), "-H", str(h), "-gray", "-cropbox", "-"], data,
+                  deadline), k * 72.0)
+    return r.width, r.height, r.pixels
+
+
 def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
                  width_hint: Optional[Tuple[float, float]] = None,
-                 meta: Sequence[str] = ()) -> View:
+                 meta: Sequence[str] = (), regions: Sequence[Region] = ()) -> View:
     """poppler's view of page 1 of the PDF *data* (fed on standard input).
 
     *deadline* is a ``time.monotonic()`` value; *width_hint* (the page size another engine
     saw) lowers the resolution of a huge page before poppler renders it; *meta*: the Info
-    keys whose values ``pdfinfo -custom`` is asked for.
+    keys whose values ``pdfinfo -custom`` is asked for; *regions*: the parts of page 1
+    whose pixels are read by OCR (:class:`Reading`).
     """
     if deadline is None:
         deadline = time.monotonic() + POPPLER_SECONDS
@@ -570,11 +668,14 @@ def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = N
                                       deadline), meta)
     found = qr_found(raster)
     codes = [c for c in found if c[0] is not None]
+    end = deadline
+    reads, unread = _read_all(regions, lambda r: _poppler_region(data, r, end))
     return View("poppler", poppler_version(), None, width, height, words,
                 tuple(c[0] for c in codes), meta=values,  # type: ignore[misc]
                 code_boxes=tuple(c[1] for c in codes),
                 unreadable=tuple(c[1] for c in found if c[0] is None), raster=raster,
-                code_corners=tuple(c[2] for c in codes), errors=tuple(errors))
+                code_corners=tuple(c[2] for c in codes), errors=tuple(errors), read=reads,
+                unread=unread)
 
 
 # --- both --------------------------------------------------------------------------
@@ -592,6 +693,9 @@ def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
     missing = poppler_missing()
     if missing is not None:
         return PageOne((first,), (missing,))
+    # poppler's pixels are read where PDFium's text locates the matches: one place, two
+    # renderings of it
     second = poppler_view(data, dpi=dpi, deadline=deadline,
-                          width_hint=(first.width, first.height), meta=meta)
+                          width_hint=(first.width, first.height), meta=meta,
+                          regions=ocr_regions(first.ink, first.width, first.height))
     return PageOne((first, second), ())

@@ -285,7 +285,58 @@ def badge_check(page: PageOne, number: str, year: Optional[int], links: Tuple[st
             return Check("badge", ERROR, "viewers disagree: PDFium paints %s, but %s's "
                          "rendering has no ink where its characters are; what a reader sees "
                          "depends on the viewer" % (claimed, _name(s.view)))
+    misread = _pixels_check(page, number, year)
+    if misread is not None:
+        return misread
     return _link_check(pdfium.view, pdfium.painted, number, year, areas, page)
+
+
+# What OCR reads, folded as a reader reads base32: either case; 0, 1, 8 (not in base32)
+# as O, I, B.  In the year, the letters that look like digits are read as those digits.
+_FOLD = str.maketrans("018", "OIB")
+_YEAR_FOLD = str.maketrans("OQDILZSBGT", "0001125867")
+_READ_RE = re.compile(r"(?:([0-9OQDILZSBGT]{4}):)?([0-9A-Z]+)")
+
+
+def pixels_read_as(read: str, number: str, year: Optional[int]) -> bool:
+    """Whether *read* (OCR of a badge: ``pith:YYYY:NUM``) shows *number* of *year*: its
+    last field is the number (folded), the one before it the year."""
+    squeezed = "".join(read.split()).upper()
+    tail = squeezed.rsplit(":", 2)
+    m = _READ_RE.fullmatch(":".join(tail[-2:]))
+    if m is None or m.group(2).translate(_FOLD) != number:
+        return False
+    if year is None:
+        return True
+    return m.group(1) is not None and m.group(1).translate(_YEAR_FOLD) == "%04d" % year
+
+
+def _pixels_check(page: PageOne, number: str, year: Optional[int]) -> Optional[Check]:
+    """The badge as each engine's pixels show it (OCR where the text layer locates it):
+    None when every engine's rendering reads as the claimed number somewhere."""
+    claimed = display(year, number)
+    for view in page.views:
+        if view.unread is not None:
+            return Check("badge", ERROR, "not checked: the badge is read from the pixels, "
+                         "and %s" % view.unread)
+        ours = [r for r in view.read if _matches(r.text, number, year)]
+        if any(pixels_read_as(r.read, number, year) for r in ours):
+            continue
+        if not ours:
+            return Check("badge", ERROR, "not checked: the pixels of %s were not read in "
+                         "%s's rendering" % (claimed, _name(view)))
+        return Check("badge", FAIL, "page 1's text says %s, but its pixels read %s in "
+                     "%s's rendering: the glyphs drawn are not the characters the text "
+                     "claims (a font's Unicode map or /Differences, a Type 3 font, "
+                     "/ActualText, or text under an image); rebuild the PDF with pith.sty "
+                     "from the paper's source" % (claimed, _show(" ".join(
+                         ours[0].read.split()) or "nothing"), _name(view)))
+    return None
+
+
+def _matches(text: str, number: str, year: Optional[int]) -> bool:
+    m = BADGE_RE.fullmatch(text)
+    return m is not None and _ours(m.group(1), m.group(2), number, year)
 
 
 #: A character has ink in a rendering when this many of its box's pixels are darker than

@@ -1,0 +1,147 @@
+"""One line of printed text read from its pixels: the badge's characters as a reader sees
+them, whatever the text layer says (a ToUnicode or /Differences map, a Type 3 font whose
+glyphs draw other letters, an /ActualText span, an outline under a stencil image).
+
+The reader is PaddleOCR's PP-OCRv4 line recogniser as the ``rapidocr_onnxruntime`` wheel
+ships it (``models/ch_PP-OCRv4_rec_infer.onnx``, run by ONNX Runtime): the model is in the
+wheel, so nothing is downloaded and nothing needs root.  It was chosen over Tesseract 5
+by measurement on pith.sty's own badges (docs/design-decisions.md, "The badge read from
+pixels").  Only the recogniser runs (a line is given, nothing is detected); its output
+is restricted to :data:`ALLOWED` (the other classes of its alphabet, Chinese among them,
+are never chosen) and decoded greedily (CTC).
+
+This module only reads: what the line must say is decided in :mod:`pith_tex.pdf.shown`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Any, List, Optional, Tuple
+
+#: What the badge can show: ``pith:YYYY:`` and a base32 number, in either case (a reader
+#: reads base32 either way); digits 0, 1, 8, 9 too, so that a look-alike is seen as what
+#: it is and folded (or not) by the caller.
+ALLOWED = "0123456789:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+#: The model's input height (pixels) and the horizontal stretch given to a line before it
+#: is scaled to it: the badge's monospaced letters, unstretched, are narrow enough at 48
+#: pixels that the recogniser merges doubled letters ("XVYY" read "XYY"); 1.3 to 1.7 read
+#: every badge of the measurement, 1.5 is its middle.
+HEIGHT = 48
+STRETCH = 1.5
+PAD = 8  # white pixels around the line (the model reads glyphs touching the edge badly)
+MODEL = ("models", "ch_PP-OCRv4_rec_infer.onnx")
+INSTALL = "pip install 'rapidocr_onnxruntime>=1.4.4'"
+
+
+class OcrMissing(Exception):
+    """No OCR here: the message says what to install."""
+
+
+def model_path() -> str:
+    """The recogniser's model file in the installed ``rapidocr_onnxruntime`` (found
+    without importing the package, which would import OpenCV for nothing)."""
+    spec = importlib.util.find_spec("rapidocr_onnxruntime")
+    where = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in where:
+        path = os.path.join(folder, *MODEL)
+        if os.path.isfile(path):
+            return path
+    raise OcrMissing("the OCR model is not installed (rapidocr_onnxruntime): %s" % INSTALL)
+
+
+class _Model:
+    def __init__(self) -> None:
+        path = model_path()
+        try:
+            import numpy
+            import onnxruntime
+        except ImportError as e:
+            raise OcrMissing("OCR cannot run: %s (%s)" % (e, INSTALL)) from None
+        options = onnxruntime.SessionOptions()
+        # one thread: verify's CPU is bounded, and a line is small
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.np = numpy
+        self.session = onnxruntime.InferenceSession(path, sess_options=options,
+                                                    providers=["CPUExecutionProvider"])
+        meta = self.session.get_modelmeta().custom_metadata_map
+        # CTC classes: blank, the model's alphabet, a space (as PaddleOCR numbers them)
+        self.classes: List[str] = ["", *meta["character"].splitlines(), " "]
+        mask = numpy.full(len(self.classes), -numpy.inf, dtype=numpy.float32)
+        mask[0] = 0.0
+        for i, ch in enumerate(self.classes):
+            if ch and ch in ALLOWED:
+                mask[i] = 0.0
+        self.mask = mask
+        self.input = self.session.get_inputs()[0].name
+
+
+_MODEL: List[_Model] = []
+
+
+def _model() -> _Model:
+    if not _MODEL:
+        _MODEL.append(_Model())
+    return _MODEL[0]
+
+
+def missing() -> Optional[str]:
+    """Why no OCR can run here (None: it can); loads the model once."""
+    try:
+        _model()
+    except OcrMissing as e:
+        return str(e)
+    return None
+
+
+def _turned(np: Any, image: Any, turn: int) -> Any:
+    """*image* turned *turn* degrees clockwise."""
+    return np.rot90(image, k=-(turn // 90) % 4)
+
+
+def read_line(width: int, height: int, pixels: bytes, turn: int = 0) -> str:
+    """The text of the one line of 8-bit grey *pixels* (rows of *width*, 255 white),
+    after turning it *turn* degrees clockwise (0, 90, 180, 270) to set it upright."""
+    from PIL import Image
+
+    m = _model()
+    np = m.np
+    image = np.frombuffer(pixels, dtype=np.uint8, count=width * height).reshape(height, width)
+    image = np.ascontiguousarray(_turned(np, image, turn))
+    h, w = image.shape
+    padded = np.full((h + 2 * PAD, w + 2 * PAD), 255, dtype=np.uint8)
+    padded[PAD:PAD + h, PAD:PAD + w] = image
+    h, w = padded.shape
+    out_w = max(HEIGHT, int(round(w * STRETCH * HEIGHT / h)))
+    line = Image.fromarray(padded).resize((out_w, HEIGHT), Image.BILINEAR)
+    x = np.asarray(line, dtype=np.float32) / 127.5 - 1.0
+    batch = np.ascontiguousarray(np.broadcast_to(x, (1, 3, HEIGHT, out_w)))
+    probs = m.session.run(None, {m.input: batch})[0][0]  # (steps, classes)
+    best = (np.log(np.maximum(probs, 1e-30)) + m.mask).argmax(axis=1)
+    return _decode(m.classes, best.tolist())
+
+
+def _decode(classes: List[str], best: List[int]) -> str:
+    """Greedy CTC: repeats collapsed, blanks dropped."""
+    out: List[str] = []
+    last = -1
+    for k in best:
+        if k != last and k != 0:
+            out.append(classes[k])
+        last = k
+    return "".join(out)
+
+
+def turn_of(boxes: Tuple[Tuple[float, float, float, float], ...]) -> int:
+    """The clockwise turn (0, 90, 180, 270) that sets upright a line whose characters'
+    boxes (view frame, y down) are *boxes*, in reading order: from the first character's
+    centre to the last's."""
+    if len(boxes) < 2:
+        return 0
+    dx = (boxes[-1][0] + boxes[-1][2] - boxes[0][0] - boxes[0][2]) / 2
+    dy = (boxes[-1][1] + boxes[-1][3] - boxes[0][1] - boxes[0][3]) / 2
+    if abs(dy) > abs(dx):
+        return 90 if dy < 0 else 270  # reading up the page: turn it a quarter clockwise
+    return 180 if dx < 0 else 0
