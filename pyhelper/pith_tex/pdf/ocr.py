@@ -41,7 +41,10 @@ class OcrMissing(Exception):
 def model_path() -> str:
     """The recogniser's model file in the installed ``rapidocr_onnxruntime`` (found
     without importing the package, which would import OpenCV for nothing)."""
-    spec = importlib.util.find_spec("rapidocr_onnxruntime")
+    try:
+        spec = importlib.util.find_spec("rapidocr_onnxruntime")
+    except (ImportError, ValueError):  # a package blocked or half installed
+        spec = None
     where = list(spec.submodule_search_locations or []) if spec is not None else []
     for folder in where:
         path = os.path.join(folder, *MODEL)
