@@ -198,3 +198,19 @@ def test_no_ocr_means_could_not_check_with_the_install_command(honest):
     assert r.returncode == 3, r.stdout + r.stderr
     assert "pip install 'rapidocr_onnxruntime" in r.stdout, r.stdout
     assert "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_a_turned_page_is_read_upright(honest, tmp_path, rotate):
+    # /Rotate turns the badge in the view; its line is set upright before it is read (a
+    # page turned upside down was "not set one after the other" before)
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, NumberObject
+
+    w = PdfWriter(clone_from=str(honest))
+    w.pages[0][NameObject("/Rotate")] = NumberObject(rotate)
+    pdf = tmp_path / "turned.pdf"
+    with open(pdf, "wb") as f:
+        w.write(f)
+    code, doc = verify(pdf)
+    assert code == 0 and badge_status(doc) == "ok", json.dumps(doc, indent=1)[:3000]

@@ -2614,11 +2614,13 @@ def _type3(w: Any, proc: bytes) -> None:
     res["/Font"].get_object()[NameObject("/FT3")] = w._add_object(font)
 
 
-@pytest.mark.parametrize("proc, shown", [(b"", False), (b"0 0 500 700 re f", True)],
+@pytest.mark.parametrize("proc, inked, shown", [(b"", False, False),
+                                                (b"0 0 500 700 re f", True, False)],
                          ids=["blank", "drawn"])
-def test_type3_glyphs_that_draw_nothing_are_not_visible(honest, tmp_path, proc, shown):
+def test_type3_glyphs_that_draw_nothing_are_not_visible(honest, tmp_path, proc, inked, shown):
     """A Type 3 font whose glyph procedures paint nothing: the number extracts from its
-    encoding, poppler draws nothing where it stands."""
+    encoding, poppler draws nothing where it stands.  Glyphs that each paint a block are
+    no number either: its pixels (OCR, issue 27) do not read as it."""
     def edit(w: Any) -> None:
         _type3(w, proc)
         page_ops(w, b"q BT /FT3 10 Tf 100 100 Td (%s) Tj ET Q\n" % CLAIMED.encode(),
@@ -2626,7 +2628,7 @@ def test_type3_glyphs_that_draw_nothing_are_not_visible(honest, tmp_path, proc, 
 
     pdf = tampered(honest.get("hide"), tmp_path / "t3.pdf", edit)
     levels = _grey_levels(pdf, (100, 98, 300, 108), tmp_path / "r")
-    assert (min(levels) < 128) == shown, min(levels)
+    assert (min(levels) < 128) == inked, min(levels)
     badge_seen_or_refused(pdf, shown, "a Type 3 glyph whose procedure draws nothing")
 
 

@@ -157,13 +157,11 @@ def type3(src: Path, dst: Path) -> Path:
         names = ArrayObject([NumberObject(32)])
         for code in range(32, 127):
             ch = chr(code)
-            glyph = "g%d" % code
             names.append(NameObject("/" + _std_name(ch)))
             s = DecodedStreamObject()
             drawn = swap.get(ch, ch)
             s.set_data(b"525 0 d0 BT /Real 1000 Tf 0 0 Td (" + _pdf_char(drawn) + b") Tj ET")
             procs[NameObject("/" + _std_name(ch))] = w._add_object(s)
-            del glyph
         t3 = DictionaryObject({
             NameObject("/Type"): NameObject("/Font"),
             NameObject("/Subtype"): NameObject("/Type3"),

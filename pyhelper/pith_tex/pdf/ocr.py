@@ -29,6 +29,9 @@ ALLOWED = "0123456789:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 #: every badge of the measurement, 1.5 is its middle.
 HEIGHT = 48
 STRETCH = 1.5
+#: The stretches a line is read at, in turn, until it reads as the text layer says (a
+#: proportional font set tight reads better unstretched: Helvetica's W as VV at 1.5).
+STRETCHES = (STRETCH, 1.0, 2.0)
 PAD = 8  # white pixels around the line (the model reads glyphs touching the edge badly)
 MODEL = ("models", "ch_PP-OCRv4_rec_infer.onnx")
 INSTALL = "pip install 'rapidocr_onnxruntime>=1.4.4'"
@@ -104,9 +107,24 @@ def _turned(np: Any, image: Any, turn: int) -> Any:
     return np.rot90(image, k=-(turn // 90) % 4)
 
 
-def read_line(width: int, height: int, pixels: bytes, turn: int = 0) -> str:
+def agrees(read: str, text: str) -> bool:
+    """Whether OCR's *read* is *text* as a reader of base32 takes it: white space
+    dropped, either case, 0, 1, 8 as O, I, B (the caller decides what a reading proves;
+    this only tells when another stretch is worth a try)."""
+    def norm(t: str) -> str:
+        return "".join(t.split()).upper().translate(_FOLD)
+
+    return norm(read) == norm(text)
+
+
+_FOLD = str.maketrans("018", "OIB")
+
+
+def read_line(width: int, height: int, pixels: bytes, turn: int = 0,
+              stretch: float = STRETCH) -> str:
     """The text of the one line of 8-bit grey *pixels* (rows of *width*, 255 white),
-    after turning it *turn* degrees clockwise (0, 90, 180, 270) to set it upright."""
+    after turning it *turn* degrees clockwise (0, 90, 180, 270) to set it upright and
+    stretching it *stretch* times across."""
     from PIL import Image
 
     m = _model()
@@ -117,7 +135,7 @@ def read_line(width: int, height: int, pixels: bytes, turn: int = 0) -> str:
     padded = np.full((h + 2 * PAD, w + 2 * PAD), 255, dtype=np.uint8)
     padded[PAD:PAD + h, PAD:PAD + w] = image
     h, w = padded.shape
-    out_w = max(HEIGHT, int(round(w * STRETCH * HEIGHT / h)))
+    out_w = max(HEIGHT, int(round(w * stretch * HEIGHT / h)))
     line = Image.fromarray(padded).resize((out_w, HEIGHT), Image.BILINEAR)
     x = np.asarray(line, dtype=np.float32) / 127.5 - 1.0
     batch = np.ascontiguousarray(np.broadcast_to(x, (1, 3, HEIGHT, out_w)))

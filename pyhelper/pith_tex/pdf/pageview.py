@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import time
 import xml.etree.ElementTree as ET
-from typing import Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
 
 Box = Tuple[float, float, float, float]  # x0, y0 (top), x1, y1 (bottom), in points
 
@@ -419,56 +419,91 @@ MAX_OCR_PIXELS = 4_000_000  # one region's rendering for OCR is scaled down beyo
 
 
 class Region(NamedTuple):
-    """Where OCR reads a match of ``ink``, the same in every engine's rendering."""
+    """One line of a match of ``ink`` where OCR reads it, the same in every engine's
+    rendering (a match set on two lines is read line by line)."""
 
-    text: str
+    match: int  # which match (its index in the ink list)
+    text: str  # the line's part of the match, as the text layer has it
     box: Box  # view frame, points
     turn: int
     scale: float  # pixels a point
 
 
+def _lines(ink: Ink) -> List[List[int]]:
+    """The indices of *ink*'s characters, line by line: a line ends where the next
+    character's box does not overlap the last one's across the line."""
+    from .ocr import turn_of
+
+    across = (1, 3) if turn_of(ink.boxes) in (0, 180) else (0, 2)
+    lines: List[List[int]] = []
+    for i, b in enumerate(ink.boxes):
+        if lines:
+            last = ink.boxes[lines[-1][-1]]
+            if b[across[0]] < last[across[1]] and last[across[0]] < b[across[1]]:
+                lines[-1].append(i)
+                continue
+        lines.append([i])
+    return lines
+
+
 def ocr_regions(inks: Sequence[Ink], width: float, height: float) -> Tuple[Region, ...]:
-    """The part of page 1 that shows each of *inks* (its glyphs' tight boxes, or the loose
-    ones where a tight box is empty, and :data:`OCR_PAD_EM` around), on the page."""
+    """The parts of page 1 that show each of *inks*, a line each (its glyphs' tight
+    boxes, or the loose ones where a tight box is empty, and :data:`OCR_PAD_EM` around),
+    on the page."""
     from .ocr import turn_of
 
     found = []
-    for ink in inks[:MAX_READ]:
+    for k, ink in enumerate(inks[:MAX_READ]):
         tight = ink.tight or ink.boxes
-        boxes = [t if t[2] > t[0] and t[3] > t[1] else b for t, b in zip(tight, ink.boxes)]
-        if not boxes:
-            continue
         em = max(max(ink.sizes, default=1.0), 1.0)
         pad = OCR_PAD_EM * em
-        box = (max(0.0, min(b[0] for b in boxes) - pad), max(0.0, min(b[1] for b in boxes) - pad),
-               min(width, max(b[2] for b in boxes) + pad),
-               min(height, max(b[3] for b in boxes) + pad))
-        area = (box[2] - box[0]) * (box[3] - box[1])
-        if area <= 0:
-            continue
-        scale = min(OCR_EM_PX / em, (MAX_OCR_PIXELS / area) ** 0.5)
-        found.append(Region(ink.text, box, turn_of(ink.boxes), scale))
+        for line in _lines(ink):
+            boxes = [tight[i] if tight[i][2] > tight[i][0] and tight[i][3] > tight[i][1]
+                     else ink.boxes[i] for i in line]
+            box = (max(0.0, min(b[0] for b in boxes) - pad),
+                   max(0.0, min(b[1] for b in boxes) - pad),
+                   min(width, max(b[2] for b in boxes) + pad),
+                   min(height, max(b[3] for b in boxes) + pad))
+            area = (box[2] - box[0]) * (box[3] - box[1])
+            if area <= 0:
+                continue
+            scale = min(OCR_EM_PX / em, (MAX_OCR_PIXELS / area) ** 0.5)
+            found.append(Region(k, "".join(ink.text[i] for i in line), box,
+                                turn_of(tuple(ink.boxes[i] for i in line)) if len(line) > 1
+                                else turn_of(ink.boxes), scale))
     return tuple(found)
 
 
-def _read_all(regions: Sequence[Region], render) -> Tuple[Tuple[Reading, ...], Optional[str]]:
-    """OCR of *render(region)* (width, height, grey pixels) at each region, or why no OCR
-    can run here."""
-    from .ocr import OcrMissing, missing, read_line
+def _read_all(regions: Sequence[Region], render: Callable[[Region], Tuple[int, int, bytes]]
+              ) -> Tuple[Tuple[Reading, ...], Optional[str]]:
+    """OCR of *render(region)* (width, height, grey pixels) at each region, the lines of
+    a match joined, or why no OCR can run here."""
+    from .ocr import OcrMissing, STRETCHES, agrees, missing, read_line
 
     if not regions:
         return (), None
     why = missing()
     if why is not None:
         return (), why
-    out = []
+    read: Dict[int, List[str]] = {}
     for r in regions:
         w, h, pixels = render(r)
         try:
-            text = read_line(w, h, pixels, r.turn)
+            # the usual stretch first; the others only where it does not read the text
+            # layer's characters (a proportional font set tight: Helvetica's W as VV)
+            for stretch in STRETCHES:
+                text = read_line(w, h, pixels, r.turn, stretch)
+                if agrees(text, r.text):
+                    break
         except OcrMissing as e:
             return (), str(e)
-        out.append(Reading(r.text, r.box, r.turn, text))
+        read.setdefault(r.match, []).append(text)
+    out = []
+    for k, texts in read.items():
+        mine = [r for r in regions if r.match == k]
+        box = (min(r.box[0] for r in mine), min(r.box[1] for r in mine),
+               max(r.box[2] for r in mine), max(r.box[3] for r in mine))
+        out.append(Reading("".join(r.text for r in mine), box, mine[0].turn, "".join(texts)))
     return tuple(out), None
 
 

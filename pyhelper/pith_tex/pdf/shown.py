@@ -141,6 +141,8 @@ def _laid_out(boxes: Sequence[Box], sizes: Sequence[float]) -> bool:
     if abs(first[1]) > abs(first[0]):  # turned: along y, across x (either way round)
         sign = 1.0 if first[1] > 0 else -1.0
         cs = [(y * sign, -x * sign) for x, y in cs]
+    elif first[0] < 0:  # upside down (a page with /Rotate 180): along -x, across -y
+        cs = [(-x, -y) for x, y in cs]
     for (x0, y0), (x1, y1), size in zip(cs, cs[1:], sizes):
         along, across = x1 - x0, y1 - y0
         if abs(across) <= 0.5 * size and 0.1 * size <= along <= 1.5 * size:
@@ -300,11 +302,15 @@ _READ_RE = re.compile(r"(?:([0-9OQDILZSBGT]{4}):)?([0-9A-Z]+)")
 
 def pixels_read_as(read: str, number: str, year: Optional[int]) -> bool:
     """Whether *read* (OCR of a badge: ``pith:YYYY:NUM``) shows *number* of *year*: its
-    last field is the number (folded), the one before it the year."""
+    last field is the number (folded: either case, 0, 1, 8 as O, I, B), the one before
+    it the year."""
     squeezed = "".join(read.split()).upper()
     tail = squeezed.rsplit(":", 2)
     m = _READ_RE.fullmatch(":".join(tail[-2:]))
-    if m is None or m.group(2).translate(_FOLD) != number:
+    # a W may be read as two of V and W (a proportional font set tight, its neighbour
+    # touching it): 27 characters, which no reader takes for another number
+    want = "".join("(?:W|[VW]{2})" if c == "W" else c for c in number)
+    if m is None or re.fullmatch(want, m.group(2).translate(_FOLD)) is None:
         return False
     if year is None:
         return True
