@@ -38,7 +38,7 @@ INSTALL = "pip install 'rapidocr_onnxruntime>=1.4.4'"
 
 
 class OcrMissing(Exception):
-    """No OCR here: the message says what to install."""
+    """No OCR here, or it could not run: the message says what to install, or why."""
 
 
 def model_path() -> str:
@@ -70,8 +70,12 @@ class _Model:
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         self.np = numpy
-        self.session = onnxruntime.InferenceSession(path, sess_options=options,
-                                                    providers=["CPUExecutionProvider"])
+        try:
+            self.session = onnxruntime.InferenceSession(path, sess_options=options,
+                                                        providers=["CPUExecutionProvider"])
+        except Exception as e:  # ONNX Runtime's own errors, a damaged model, no memory
+            raise OcrMissing("the OCR model could not be loaded (%s: %s)"
+                             % (type(e).__name__, str(e)[:120])) from None
         meta = self.session.get_modelmeta().custom_metadata_map
         # CTC classes: blank, the model's alphabet, a space (as PaddleOCR numbers them)
         self.classes: List[str] = ["", *meta["character"].splitlines(), " "]
@@ -139,7 +143,10 @@ def read_line(width: int, height: int, pixels: bytes, turn: int = 0,
     line = Image.fromarray(padded).resize((out_w, HEIGHT), Image.BILINEAR)
     x = np.asarray(line, dtype=np.float32) / 127.5 - 1.0
     batch = np.ascontiguousarray(np.broadcast_to(x, (1, 3, HEIGHT, out_w)))
-    probs = m.session.run(None, {m.input: batch})[0][0]  # (steps, classes)
+    try:
+        probs = m.session.run(None, {m.input: batch})[0][0]  # (steps, classes)
+    except Exception as e:  # ONNX Runtime's own errors, no memory under verify's limit
+        raise OcrMissing("OCR failed (%s: %s)" % (type(e).__name__, str(e)[:120])) from None
     best = (np.log(np.maximum(probs, 1e-30)) + m.mask).argmax(axis=1)
     return _decode(m.classes, best.tolist())
 
