@@ -98,21 +98,25 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         if report is not None:
             report(c, lines or [])
 
-    main_name = find_main(directory, main)
+    # The main file fetch chose (of several, the one naming \pithnumber): the one whose
+    # include was written, and the one the upload is for.
+    main_name = find_main(directory, main, paper=True)
     why = bad_name(main_name)
     add(Check("main", OK, "%s (uncommented \\documentclass)" % main_name) if why is None
         else Check("main", FAIL, "%s: arXiv refuses the name (%s): rename it"
                    % (shown_name(main_name), why)))
     job = os.path.splitext(main_name)[0]
     fixed: List[str] = []
-    sty, did = check_sty(directory, fix)
-    add(sty)
-    if did is not None:
-        fixed.append(did)
     try:
         main_text = read_tex(os.path.join(directory, main_name))
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e))
+    setting = include_setting(main_text)
+    sty, did = check_sty(directory, fix, fetched=setting == "false" or os.path.lexists(
+        os.path.join(directory, setting)))
+    add(sty)
+    if did is not None:
+        fixed.append(did)
     add(check_shell_escape(directory, main_name))
     sources = _tex_sources(directory)
     excerpt: List[str] = []
@@ -120,7 +124,6 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
     log: Optional[str] = None
     upload: Optional[List[str]] = None
     expected: Optional[str] = None  # the number the PDF and the HTML view must show
-    setting = include_setting(main_text)
     with scratch() as tmp, contextlib.ExitStack() as running:
         paper = os.path.join(tmp, "paper")
         budget = Budget()
