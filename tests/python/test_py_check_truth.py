@@ -5,7 +5,10 @@ and converted by real LaTeXML."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from test_py_check import (EXAMPLE, add_to_preamble, assert_ready, check, detail, fetch,
@@ -38,3 +41,60 @@ def test_main_is_the_file_fetch_chose(paper: Path) -> None:
     assert_ready(code, doc)
     assert doc["main"] == "main.tex"
     assert "cover.tex" not in doc["upload"]
+
+
+# -- minted's frozen cache -----------------------------------------------------------------
+
+LISTINGS = ("\\begin{minted}{python}\ndef f(x):\n    return x + 1\n\\end{minted}\n"
+            "Inline \\mintinline{c}{int x = 1;}.\n")
+
+
+def frozen_minted_paper(d: Path) -> None:
+    """minted's route to arXiv, as its manual gives it: compile once with shell escape and
+    ``finalizecache`` (real pygmentize), then switch to ``frozencache`` and upload the
+    cache.  (TeX Live 2022 here has minted 2.7: ``_minted-main/listingN.pygtex``.)"""
+    text = (d / "main.tex").read_text(encoding="utf-8")
+    text = text.replace("\\usepackage[qr]{pith}",
+                        "\\usepackage[finalizecache]{minted}\n\\usepackage[qr]{pith}")
+    (d / "main.tex").write_text(text.replace("\\end{document}", LISTINGS + "\\end{document}"),
+                                encoding="utf-8")
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep
+               + os.environ["PATH"])  # this venv's pygmentize
+    r = subprocess.run(["pdflatex", "-shell-escape", "-interaction=nonstopmode", "main.tex"],
+                       cwd=d, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert sorted(os.listdir(d / "_minted-main")) == [
+        "default.pygstyle", "listing1.pygtex", "listing2.pygtex"]
+    for f in d.iterdir():
+        if f.name not in ("main.tex", "pith.sty", "pith-number.tex", "_minted-main"):
+            f.unlink()
+    (d / "main.tex").write_text(text.replace("finalizecache", "frozencache").replace(
+        "\\end{document}", LISTINGS + "\\end{document}"), encoding="utf-8")
+
+
+def test_minted_with_its_frozen_cache_is_ready(paper: Path) -> None:
+    frozen_minted_paper(paper)
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert "_minted-main/ (frozencache, 2 listings)" in detail(doc, "shell-escape")
+    assert "_minted-main/listing2.pygtex" in doc["upload"]
+
+
+def test_minted_frozen_cache_missing_or_stale_fails(paper: Path) -> None:
+    frozen_minted_paper(paper)
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    line = text[:text.rindex("\\end{document}")].count("\n") + 1
+    (paper / "main.tex").write_text(text.replace(
+        "\\end{document}", "\\begin{minted}{c}\nint added;\n\\end{minted}\n\\end{document}"),
+        encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert code == 1
+    st = statuses(doc)
+    assert st["shell-escape"] == "fail" and st["compile"] == "fail"  # minted stops there
+    assert ("main.tex:%d \\begin{minted} is listing 3, and _minted-main/listing3.pygtex is "
+            "not there" % line) in detail(doc, "shell-escape")
+    shutil.rmtree(paper / "_minted-main")
+    code, doc, _ = check(paper)
+    assert code == 1 and statuses(doc)["shell-escape"] == "fail"
+    assert "its cache _minted-main/, which is not in the paper's directory" in detail(
+        doc, "shell-escape")

@@ -9,6 +9,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, FAIL, OK
 from ..include.discover import read_tex
+from .minted import check_frozen_cache, frozen_minted
 from .texsource import is_regular, shown_name, strip_comments
 
 #: Packages that cannot work on arXiv, where shell escape is off, and why.
@@ -34,7 +35,7 @@ _SHELL_COMMANDS: List[Tuple["re.Pattern[str]", str, str]] = [
 ]
 _DIRECTLUA_RE = re.compile(r"\\directlua(?![A-Za-z@])")
 _LUA_SHELL_RE = re.compile(r"os\.execute|io\.popen")
-_PACKAGE_RE = re.compile(r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\]\s*)?\{([^{}]*)\}")
+_PACKAGE_RE = re.compile(r"\\(?:usepackage|RequirePackage)\s*(?:\[([^\]]*)\]\s*)?\{([^{}]*)\}")
 
 
 class Hit(NamedTuple):
@@ -86,8 +87,10 @@ def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
                     hits.append(Hit(where, "\\directlua", "runs a program (os.execute or "
                                     "io.popen)"))
             for m in _PACKAGE_RE.finditer(line):
-                for pkg in m.group(1).split(","):
+                for pkg in m.group(2).split(","):
                     pkg = pkg.strip()
+                    if pkg == "minted" and frozen_minted(m.group(1) or "", lines):
+                        continue  # reads its frozen cache (the minted check judges it)
                     if pkg in SHELL_PACKAGES:
                         hits.append(Hit(where, pkg, SHELL_PACKAGES[pkg]))
     return hits
@@ -95,6 +98,10 @@ def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
 
 def check_shell_escape(directory: str, main: Optional[str] = None) -> Check:
     hits = scan_shell_escape(directory, main)
+    if not hits and main is not None:
+        cache = check_frozen_cache(directory, main)
+        if cache is not None:
+            return cache
     if not hits:
         return Check("shell-escape", OK, "nothing needs shell escape")
     return Check("shell-escape", FAIL, "arXiv has no shell escape: " + "; ".join(
