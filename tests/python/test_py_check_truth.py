@@ -5,11 +5,15 @@ and converted by real LaTeXML."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
+import time
 from pathlib import Path
+from typing import Dict, List
 
 from test_py_check import (EXAMPLE, add_to_preamble, assert_ready, check, detail, fetch,
                            paper, pith_tex, statuses, tex)
@@ -98,3 +102,65 @@ def test_minted_frozen_cache_missing_or_stale_fails(paper: Path) -> None:
     assert code == 1 and statuses(doc)["shell-escape"] == "fail"
     assert "its cache _minted-main/, which is not in the paper's directory" in detail(
         doc, "shell-escape")
+
+
+# -- the tarball holds the bytes that were checked -----------------------------------------
+
+def _descendants(pid: int) -> List[int]:
+    """The processes under *pid* now (from /proc: Linux, where the tests run)."""
+    parent: Dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path("/proc", entry, "stat").read_text()
+            except OSError:
+                continue
+            parent[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        found += kids
+        todo += kids
+    return found
+
+
+def _running_latexml(pid: int) -> bool:
+    for p in _descendants(pid):
+        try:
+            if b"latexmlc" in Path("/proc", str(p), "cmdline").read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def test_an_autosave_while_latexml_runs_does_not_reach_the_tarball(paper: Path,
+                                                                   tmp_path: Path) -> None:
+    """An editor saves main.tex with another title while check's LaTeXML step runs (after
+    check copied and compiled the paper): the tarball must not pack the new main.tex
+    under the old verdict.  The writer waits until LaTeXML, under check, is running."""
+    target = tmp_path / "upload.tar.gz"
+    checked = (paper / "main.tex").read_bytes()
+    proc = subprocess.Popen([sys.executable, "-m", "pith_tex", "check", str(paper), "--json",
+                             "--tarball", str(target), "--html", "full"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        while not _running_latexml(proc.pid):
+            assert proc.poll() is None, "check ended before LaTeXML was seen running"
+            time.sleep(0.02)
+        saved = checked.replace(b"\\title{FlashRecovery", b"\\title{Another Title, FlashRecovery")
+        assert saved != checked
+        (paper / "main.tex").write_bytes(saved)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        proc.kill()
+        proc.wait()
+    doc = json.loads(out)
+    if target.exists():  # whatever check says, a tarball holds the bytes it checked
+        with tarfile.open(target) as tar:
+            f = tar.extractfile("main.tex")
+            assert f is not None and f.read() == checked
+    assert proc.returncode == 3 and not target.exists(), (out, err)
+    assert statuses(doc)["upload"] == "error"
+    assert "main.tex changed in the paper's directory while check ran" in detail(doc, "upload")
