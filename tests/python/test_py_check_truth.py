@@ -164,3 +164,43 @@ def test_an_autosave_while_latexml_runs_does_not_reach_the_tarball(paper: Path,
     assert proc.returncode == 3 and not target.exists(), (out, err)
     assert statuses(doc)["upload"] == "error"
     assert "main.tex changed in the paper's directory while check ran" in detail(doc, "upload")
+
+
+# -- paths: the advice names the real cause ------------------------------------------------
+
+def test_graphicspath_outside_the_paper_is_named_not_a_cover_letter(paper: Path) -> None:
+    """``\\graphicspath{{../figures/}}`` (a figures directory shared beside the paper) and
+    a cover letter beside the paper that reads a file from outside: the paths line names
+    the \\graphicspath and the figure it finds there, never the cover letter (which the
+    main file does not read and arXiv does not compile); its way on works."""
+    figures = paper.parent / "figures"
+    figures.mkdir()
+    (figures / "p.tex").write_text("\\documentclass{standalone}\n\\begin{document}X"
+                                   "\\end{document}\n", encoding="ascii")
+    r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "p.tex"], cwd=figures,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:]
+    (figures / "p.pdf").rename(figures / "plot.pdf")
+    line = add_to_preamble(paper, "\\usepackage{graphicx}\n\\graphicspath{{../figures/}}")
+    text = (paper / "main.tex").read_text(encoding="utf-8")
+    (paper / "main.tex").write_text(text.replace(
+        "\\end{document}", "\\includegraphics[width=1cm]{plot}\n\\end{document}"),
+        encoding="utf-8")
+    (paper / "cover.tex").write_text("\\documentclass{letter}\n\\begin{document}\nDear "
+                                     "editor, \\input{../letters/signature}\n\\end{document}\n",
+                                     encoding="ascii")
+    code, doc, err = check(paper)
+    assert code == 1 and statuses(doc)["paths"] == "fail"
+    said = detail(doc, "paths")
+    assert ("main.tex:%d \\graphicspath{{../figures/}} (the paper's figure "
+            "../figures/plot.pdf" % (line + 1)) in said, said
+    assert "copy ../figures/ into the paper's directory (as figures/) and write " \
+        "\\graphicspath{{figures/}}" in said
+    assert "cover" not in said and "letters" not in said
+    # the way on, as said
+    shutil.copytree(figures, paper / "figures")
+    (paper / "main.tex").write_text((paper / "main.tex").read_text(encoding="utf-8").replace(
+        "{{../figures/}}", "{{figures/}}"), encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert_ready(code, doc)
+    assert "figures/plot.pdf" in doc["upload"]

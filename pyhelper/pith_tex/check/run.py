@@ -161,11 +161,11 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         add(_files_check(refused))
         compiled = None
         if _uncopied(refused):
-            add(check_paths(directory, []))
+            add(check_paths(directory, [], main_name))
             add(Check("compile", ERROR, "not run: %s was not copied (more than %d MB)"
                       % (shown_name(_uncopied(refused)[0].path), COPY_CAP // 1000000)))
         elif not os.path.exists(os.path.join(paper, "pith.sty")):
-            add(check_paths(directory, []))
+            add(check_paths(directory, [], main_name))
             add(Check("compile", ERROR, "not run: pith.sty is missing"))
         else:
             compiled = compile_paper(paper, main_name, route, progress=None if progress is None
@@ -175,7 +175,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             if compiled.recorded is not None:
                 outside = outside_reads(compiled.recorded, paper,
                                         tex_roots() + [made_fonts(os.path.dirname(paper))])
-            paths = check_paths(directory, outside)
+            paths = check_paths(directory, outside, main_name)
             if paths.status == OK and compiled.check.status == FAIL:
                 # The files the compile would have read after it stopped were not seen.
                 paths = Check("paths", WARN, "not checked in full: every file the paper "

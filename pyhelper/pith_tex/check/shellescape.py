@@ -60,6 +60,19 @@ _OWN_DOCUMENT_RE = re.compile(r"\\documentclass(?![A-Za-z@])\s*(?:\[[^\]]*\]\s*)
                               r"\{\s*(?!subfiles\s*\}|standalone\s*\})[^{}]*\}")
 
 
+def _own(lines: List[str]) -> bool:
+    return _OWN_DOCUMENT_RE.search("\n".join(lines)) is not None
+
+
+def own_document(path: str) -> bool:
+    """Whether the ``.tex`` file *path* is a document of its own (a cover letter, a
+    rebuttal: its own ``\\documentclass``, not a ``subfiles`` or ``standalone`` part)."""
+    try:
+        return _own(strip_comments(read_tex(path)))
+    except OSError:
+        return False
+
+
 def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
     """Every use of something that needs shell escape in the author's files; with *main*
     (its name in *directory*), not in the other documents beside it (a cover letter, the
@@ -74,7 +87,7 @@ def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
         except OSError:
             continue
         if main is not None and os.path.relpath(path, directory) != main and \
-                path.endswith(".tex") and _OWN_DOCUMENT_RE.search("\n".join(lines)):
+                path.endswith(".tex") and _own(lines):
             continue
         for i, line in enumerate(lines, 1):
             where = "%s:%d" % (rel, i)
