@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Dict, List
 
-from test_py_check import (EXAMPLE, add_to_preamble, assert_ready, check, detail, fetch,
+from test_py_check import (EXAMPLE, N, add_to_preamble, assert_ready, check, detail, fetch,
                            paper, pith_tex, statuses, tex)
 
 __all__ = ["paper", "tex"]  # fixtures, used by name
@@ -204,3 +204,44 @@ def test_graphicspath_outside_the_paper_is_named_not_a_cover_letter(paper: Path)
     code, doc, _ = check(paper)
     assert_ready(code, doc)
     assert "figures/plot.pdf" in doc["upload"]
+
+
+# -- html: a problem of the HTML view names its cause and is a WARN ------------------------
+
+HONEST = r"""\documentclass[11pt]{article}
+\usepackage[switch]{lineno}
+\usepackage{titling}
+\usepackage[draft]{fixme}
+\usepackage{pith}
+\usepackage{hyperref}
+\pithnumber{%s}
+\title{FlashRecovery: Fast and Low-Cost Recovery from Failures
+  for Large-Scale Training of LLMs}
+\author{Chunsheng Li}
+\predate{}\postdate{}
+\date{}
+\begin{document}
+\linenumbers
+\begin{titlingpage}
+\maketitle
+\begin{abstract}
+An abstract. \fxnote{a note to the co-authors}
+\end{abstract}
+\end{titlingpage}
+\section{Introduction}
+Text.
+\end{document}
+"""
+
+
+def test_html_view_without_the_badge_names_titlingpage_and_is_a_warning(paper: Path) -> None:
+    """An honest article (titling, lineno, fixme) with its title page in titling's
+    titlingpage: LaTeXML's titling binding drops that environment's content, the badge
+    with it.  The PDF is right: a WARN that names the environment and the binding."""
+    (paper / "main.tex").write_text(HONEST % N, encoding="utf-8")
+    code, doc, _ = check(paper)
+    assert code == 0, doc
+    assert statuses(doc)["html"] == "warn" and statuses(doc)["pdf"] == "ok"
+    said = detail(doc, "html")
+    assert "\\maketitle is inside \\begin{titlingpage}, and LaTeXML's binding " \
+        "titling.sty.ltxml drops what that environment holds" in said, said
