@@ -245,3 +245,32 @@ def test_html_view_without_the_badge_names_titlingpage_and_is_a_warning(paper: P
     said = detail(doc, "html")
     assert "\\maketitle is inside \\begin{titlingpage}, and LaTeXML's binding " \
         "titling.sty.ltxml drops what that environment holds" in said, said
+
+
+def test_minted_listings_are_counted_in_the_order_minted_caches_them(tmp_path: Path) -> None:
+    """minted 2 numbers its frozen cache files in the order it typesets listings, through
+    \\input files and the commands \\newminted, \\newmint and \\newmintinline make."""
+    from pith_tex.check.minted import check_frozen_cache, listings
+
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[frozencache]{minted}\n"
+        "\\newminted{python}{}\n\\newmint[shell]{bash}{}\n\\newmintinline{c}{}\n"
+        "\\begin{document}\n\\begin{pythoncode}\nx = 1\n\\end{pythoncode}\n"
+        "\\input{sec}\n\\shell|ls|  \\cinline{int x;} % \\mint{c}|not this|\n"
+        "\\end{document}\n", encoding="ascii")
+    (tmp_path / "sec.tex").write_text("\\begin{minted}{c}\nint y;\n\\end{minted}\n",
+                                      encoding="ascii")
+    found = listings(str(tmp_path), "main.tex")
+    assert [(x.where, x.what) for x in found] == [
+        ("main.tex:7", "\\begin{pythoncode}"), ("sec.tex:1", "\\begin{minted}"),
+        ("main.tex:11", "\\shell"), ("main.tex:11", "\\cinline")]
+    cache = tmp_path / "_minted-main"
+    cache.mkdir()
+    for name in ("default.pygstyle", "listing1.pygtex", "listing2.pygtex", "listing3.pygtex"):
+        (cache / name).write_text("", encoding="ascii")
+    c = check_frozen_cache(str(tmp_path), "main.tex")
+    assert c is not None and c.status == "fail"
+    assert "main.tex:11 \\cinline is listing 4" in c.detail
+    (cache / "listing4.pygtex").write_text("", encoding="ascii")
+    c = check_frozen_cache(str(tmp_path), "main.tex")
+    assert c is not None and c.status == "ok" and "4 listings" in c.detail
