@@ -122,13 +122,66 @@ def test_a_copied_include_fails_verify_and_check(tmp_path: Path) -> None:
     assert check["error"].startswith("not ready for arXiv: title: different:")
 
 
+def _title(doc: Dict[str, Any]) -> Dict[str, str]:
+    (title,) = [c for c in doc["checks"] if c["name"] == "title"]
+    return title
+
+
+def _accepted(d: Path, title: str) -> None:
+    """check is ready (with its tarball) and verify exits 0, each with the WARN that
+    names both titles and says the author accepted the change."""
+    r = pith_tex("check", "--json", "--tarball", d.parent / "upload.tar.gz", d, cwd=d.parent)
+    check = json.loads(r.stdout)
+    assert r.returncode == 0 and check["verdict"] != "failed", r.stdout
+    assert (d.parent / "upload.tar.gz").is_file()
+    doc = verify(build(d))
+    assert doc["rc"] == 0, doc
+    for t in (_title(check), lines(doc)["title"]):
+        assert t["status"] == "warn", t
+        assert t["detail"].startswith("different, accepted by the author (fetch "
+                                      "--accept-title): page 1's title '%s' is the title the "
+                                      "author accepted (PithAcceptedTitle); the record's title "
+                                      "is '%s' (PithTitle)" % (title, TITLE)), t
+        assert "nothing here proves that" in t["detail"]
+    from pypdf import PdfReader
+
+    assert PdfReader(d / "main.pdf").metadata["/PithAcceptedTitle"] == title
+
+
 def test_a_retitled_paper_accepted_by_fetch(tmp_path: Path) -> None:
-    d = paper(tmp_path / "p", "Recovering Large Training Jobs in Seconds", accept=True)
+    # the README's case, verbatim: v2 changed the title; the author ran fetch --accept-title
+    new = "Recovering Large Training Jobs in Seconds"
+    d = paper(tmp_path / "p", new, accept=True)
+    assert "  accepted-title-utf16 = feff%s,\n" % new.encode("utf-16-be").hex() in (
+        d / "pith-number.tex").read_text()
+    _accepted(d, new)
+
+
+def test_words_added_to_the_title_are_the_accepted_title_not_the_records(
+        tmp_path: Path) -> None:
+    # the record's title is all there, set in the same size: it is still not the record's
+    new = TITLE + " at Scale"
+    _accepted(paper(tmp_path / "p", new, accept=True), new)
+
+
+def test_a_third_title_fails_check_and_verify(tmp_path: Path) -> None:
+    accepted = "Recovering Large Training Jobs in Seconds"
+    d = paper(tmp_path / "p", accepted, accept=True)
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace(accepted, "Slow and Costly Recovery of Small "
+                                                       "Jobs"))
     r = pith_tex("check", "--json", d, cwd=tmp_path)
     check = json.loads(r.stdout)
-    (title,) = [c for c in check["checks"] if c["name"] == "title"]
-    assert title["status"] == "ok", title
-    assert title["detail"].startswith("different, accepted (fetch --accept-title)")
+    assert r.returncode == 1, r.stdout
+    doc = verify(build(d))
+    assert doc["rc"] == 1, doc
+    for t in (_title(check), lines(doc)["title"]):
+        assert t["status"] == "fail", t
+        assert t["detail"].startswith("different: this PDF is titled 'Slow and Costly Recovery "
+                                      "of Small Jobs'; the number is for '%s' (PithTitle), and "
+                                      "the title its author accepted is '%s'"
+                                      % (TITLE, accepted)), t
+        assert "run pith-tex fetch --accept-title again" in t["detail"]
 
 
 def test_an_old_pdf_without_pithtitle(tmp_path: Path) -> None:

@@ -81,6 +81,10 @@ def test_a_retitled_paper_with_accept_title(cli, server, workdir):
     assert _line(r).startswith("OK    title       different, accepted (fetch --accept-title)")
     text = (workdir / "include.tex").read_text()
     assert "% title accepted: the paper's title differs from the record's" in text
+    # the accepted title travels in the include (pith.sty puts it in the PDF)
+    from pith_tex.include.include import parse_include
+
+    assert parse_include(text).accepted_title == "Recovering Large Training Jobs in Seconds"
     # and pith-tex reads the include back as valid
     r = cli("verify", "include.tex")
     assert r.rc == 0, r

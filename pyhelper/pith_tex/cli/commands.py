@@ -233,8 +233,8 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     # exit code 0: every check passed, so the record shape, digest and signature are known
     assert fields is not None and outcome.sha256 is not None and outcome.signature is not None
     # Is the number this paper's?  Decided before anything is written (docs/verification.md).
-    title_line, accepted = _title_line(paper_dir, main_name, rec_data,
-                                       record_doc.canonical_record, accept_title)
+    title_line, accepted, accepted_title = _title_line(
+        paper_dir, main_name, rec_data, record_doc.canonical_record, accept_title)
     paper = [] if title_line is None else [title_line]
     state["checks"] = shown + paper
     if title_line is not None and title_line.status == FAIL:
@@ -248,7 +248,8 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         number=n, year=fields.year, sha256=outcome.sha256,
         record=record_doc.canonical_record, signature=outcome.signature,
         key_id=outcome.key_id, signature_hex=outcome.signature_hex,
-        title_accepted=accepted, title=_record_title(rec_data, record_doc.canonical_record)))
+        title_accepted=accepted, title=_record_title(rec_data, record_doc.canonical_record),
+        accepted_title=accepted_title))
     state["include"] = {"path": output, "written": written}
     if isinstance(main_name, str):
         from ..include.sty import ensure_sty
@@ -302,24 +303,26 @@ def _paper_main(paper_dir: str, main_file: Optional[str]) -> Any:
 
 
 def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any],
-                accept_title: bool) -> Tuple[Any, bool]:
-    """The ``title`` line of ``fetch`` (None: no paper beside the include) and whether
-    the include says the title was accepted (``--accept-title`` on a different title)."""
+                accept_title: bool) -> Tuple[Any, bool, Optional[str]]:
+    """The ``title`` line of ``fetch`` (None: no paper beside the include), whether the
+    include says the title was accepted (``--accept-title`` on a different title) and
+    the title accepted, as typed (it travels in the include and the PDF, where check and
+    verify compare page 1 with it)."""
     from ..checks import Check, FAIL, WARN
-    from ..title.compare import DIFFERENT, compare, title_check
+    from ..title.compare import DIFFERENT, as_typed, compare, title_check
     from ..title.source import find_title
 
     if main is None:
-        return None, False
+        return None, False, None
     if not isinstance(main, str):
         return Check("title", WARN, "not compared: %s" % main.message.replace(
             "; name the one arXiv should compile with --main FILE",
-            ": name the paper's with pith-tex fetch --main FILE")), False
+            ": name the paper's with pith-tex fetch --main FILE")), False, None
     try:
         found = find_title(paper_dir, main)
     except OSError as e:
         return Check("title", WARN, "not compared: cannot read %s: %s"
-                     % (main, e.strerror or e)), False
+                     % (main, e.strerror or e)), False, None
     paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
     title = paper.get("title") if isinstance(paper, dict) else None
     title = title if isinstance(title, str) else None
@@ -330,7 +333,8 @@ def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any]
              else "%s's \\title" % found.file)
     differs = raw is not None and compare(raw, title, canon).kind == DIFFERENT
     accepted = accept_title and differs
-    return title_check(raw, canon, title, where, accepted=accepted, on_different=FAIL), accepted
+    line = title_check(raw, canon, title, where, accepted=accepted, on_different=FAIL)
+    return line, accepted, as_typed(raw) if accepted and raw is not None else None
 
 
 @main.command(short_help=SUMMARIES["citations"], epilog=EPILOGS["citations"])
