@@ -279,12 +279,13 @@ def check_title(directory: str, main_name: str, main_text: str,
         return Check("title", WARN, "not compared: cannot read %s: %s"
                      % (main_name, e.strerror or e))
     if found is None:
-        return title_check(None, canon, record_title,
-                           "no \\title found in %s or the files it inputs" % main_name)
+        from ..title.source import NOT_FOUND
+
+        return title_check(None, canon, record_title, NOT_FOUND % main_name)
     accepted = data.accepted_title is not None and _is_accepted(found.raw,
                                                                  data.accepted_title)
-    return _unaccepted(title_check(found.raw, canon, record_title, "%s's \\title" % found.file,
-                                   accepted=accepted),
+    return _unaccepted(title_check(found.raw, canon, record_title, "%s's %s" % (
+                                       found.file, found.what), accepted=accepted),
                        data.title_accepted and data.accepted_title is None)
 
 

@@ -239,6 +239,9 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     state["checks"] = shown + paper
     if title_line is not None and title_line.status == FAIL:
         say(check_lines(paper))
+        if title_line.detail.startswith("not found:"):
+            raise VerificationFailed("verification failed: title: %s; %s was left untouched"
+                                     % (title_line.detail, output))
         raise VerificationFailed(
             "verification failed: title: %s; %s was left untouched.  If this is your "
             "paper and its title changed since the record, run pith-tex fetch "
@@ -328,13 +331,45 @@ def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any]
     title = title if isinstance(title, str) else None
     canon = record.get("metadata", {}).get("title_canon_sha256")
     canon = canon if isinstance(canon, str) else None
-    raw = None if found is None else found.raw
-    where = ("no \\title found in %s or the files it inputs" % main if found is None
-             else "%s's \\title" % found.file)
-    differs = raw is not None and compare(raw, title, canon).kind == DIFFERENT
+    if found is None:
+        return _no_title(main, title, accept_title), accept_title, None
+    raw = _likeliest(found, title, canon)
+    where = "%s's %s" % (found.file, found.what)
+    differs = compare(raw, title, canon).kind == DIFFERENT
     accepted = accept_title and differs
     line = title_check(raw, canon, title, where, accepted=accepted, on_different=FAIL)
-    return line, accepted, as_typed(raw) if accepted and raw is not None else None
+    return line, accepted, as_typed(raw) if accepted else None
+
+
+def _likeliest(found: Any, title: Optional[str], canon: Optional[str]) -> str:
+    """The text of *found* that is the record's title, when one of those a title
+    block offers is; else its first."""
+    from ..title.compare import compare
+
+    for raw in (found.raw,) + tuple(found.others):
+        if compare(raw, title, canon).matches:
+            return str(raw)
+    return str(found.raw)
+
+
+def _no_title(main: str, title: Optional[str], accept_title: bool) -> Any:
+    """fetch's ``title`` line when the source has no title in a form it reads: a FAIL
+    with the ways on (nothing binds the number to this paper), or, after
+    ``--accept-title``, a WARN: check and verify compare the compiled page 1."""
+    from ..checks import Check, FAIL, WARN
+    from ..title.compare import shown
+    from ..title.source import NOT_FOUND
+
+    theirs = " %s" % shown(title) if title is not None else " known by its hash only"
+    if accept_title:
+        return Check("title", WARN, "not compared: %s; written as --accept-title asks: "
+                     "check and verify compare the title page 1 of the compiled PDF shows "
+                     "with the record's title%s" % (NOT_FOUND % main, theirs))
+    return Check("title", FAIL, "not found: %s, so nothing here says the number is this "
+                 "paper's (the record's title is%s): put the title in \\title{...}, or, if "
+                 "the number is this paper's, run pith-tex fetch --accept-title (check and "
+                 "verify then compare the title page 1 of the compiled PDF shows)"
+                 % (NOT_FOUND % main, theirs))
 
 
 @main.command(short_help=SUMMARIES["citations"], epilog=EPILOGS["citations"])
