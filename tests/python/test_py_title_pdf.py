@@ -231,3 +231,67 @@ def test_a_journal_name_set_larger_than_the_title(tmp_path: Path) -> None:
     t = lines(doc)["title"]
     assert t["status"] == "ok" and t["detail"].startswith("same up to formatting"), t
     assert "set below larger text 'The Journal of Stand-ins'" in t["detail"]
+
+
+PLOS_LIKE = r"""\documentclass[10pt]{article}
+\usepackage{pith}
+\pithnumber{%(number)s}
+\newcommand{\Title}{%(title)s}
+\begin{document}
+\vspace*{0.2in}
+\begin{flushleft}
+{\Large
+\textbf\newline{\Title}
+}
+\newline
+\\
+Ann Author\textsuperscript{1*}
+\\
+\bigskip
+\textbf{1} Some Department, Some University
+\end{flushleft}
+\section*{Abstract}
+Text of the abstract.
+\end{document}
+"""
+
+
+def plos(d: Path, title: str, fetch: bool = True) -> Path:
+    """A stand-in of a PLOS/bioRxiv title block: no \\title, a \\Title macro set in
+    \\Large in a flushleft block."""
+    d.mkdir(parents=True)
+    (d / "main.tex").write_text(PLOS_LIKE % {"number": N, "title": title}, encoding="utf-8")
+    shutil.copy(STY, d / "pith.sty")
+    if fetch:
+        r = pith_tex("fetch", "--offline", "--resolver", MIRROR, N, cwd=d)
+        assert r.returncode == 0 and "main.tex's \\Title (a title macro" in r.stdout, \
+            r.stdout + r.stderr
+    return d
+
+
+def test_a_title_block_without_title_is_compared_on_the_page(tmp_path: Path) -> None:
+    d = plos(tmp_path / "own", TITLE)
+    r = pith_tex("check", "--json", d, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout
+    t = _title(json.loads(r.stdout))
+    assert t["status"] == "ok" and t["detail"].startswith("same: page 1's title is the "
+                                                          "record's title '%s'" % TITLE), t
+    doc = verify(build(d))
+    assert doc["rc"] == 0 and lines(doc)["title"]["status"] == "ok", doc
+
+
+def test_a_title_block_with_another_papers_include_fails(tmp_path: Path) -> None:
+    own = plos(tmp_path / "own", TITLE)
+    d = plos(tmp_path / "other", "Structuring Bodies of Evidence in Plant Genomics",
+             fetch=False)
+    r = pith_tex("fetch", "--offline", "--resolver", MIRROR, N, cwd=d)  # fetch refuses
+    assert r.returncode == 1 and not (d / "pith-number.tex").exists(), r.stdout
+    shutil.copy(own / "pith-number.tex", d / "pith-number.tex")  # copied all the same
+    r = pith_tex("check", "--json", d, cwd=tmp_path)
+    assert r.returncode == 1, r.stdout
+    doc = verify(build(d))
+    assert doc["rc"] == 1, doc
+    for t in (_title(json.loads(r.stdout)), lines(doc)["title"]):
+        assert t["status"] == "fail" and t["detail"].startswith(
+            "different: this PDF is titled 'Structuring Bodies of Evidence in Plant "
+            "Genomics'; the number is for '%s'" % TITLE), t

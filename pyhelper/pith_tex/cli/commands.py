@@ -313,7 +313,7 @@ def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any]
     verify compare page 1 with it)."""
     from ..checks import Check, FAIL, WARN
     from ..title.compare import DIFFERENT, as_typed, compare, title_check
-    from ..title.source import find_title
+    from ..title.source import find_title, has_document
 
     if main is None:
         return None, False, None
@@ -331,6 +331,8 @@ def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any]
     title = title if isinstance(title, str) else None
     canon = record.get("metadata", {}).get("title_canon_sha256")
     canon = canon if isinstance(canon, str) else None
+    if found is None and not has_document(paper_dir, main):
+        return title_check(None, canon, title, "%s has no \\begin{document}" % main), False, None
     if found is None:
         return _no_title(main, title, accept_title), accept_title, None
     raw = _likeliest(found, title, canon)

@@ -227,6 +227,12 @@ def _file_of(directory: str, src: Source, raw: str, default: str) -> str:
     return default
 
 
+def has_document(directory: str, main_name: str) -> bool:
+    """Does the main file (with its inputs) have a ``\\begin{document}``, so that a title
+    would be found in it?  (A preamble alone typesets nothing.)"""
+    return BEGIN_DOC_RE.search(expanded_source(directory, main_name).text) is not None
+
+
 def find_title(directory: str, main_name: str) -> Optional[Found]:
     """The paper's title as typed, or None when the source has none in a form read here
     (see the module's docstring)."""
