@@ -69,8 +69,9 @@ def main() -> None:
                    "with \\documentclass (a cover letter, a rebuttal).")
 @click.option("--accept-title", is_flag=True,
               help="Write the include although the paper's title differs from the "
-                   "record's: the title changed since the record (said in the include "
-                   "and by check).")
+                   "record's (the title changed since the record: the new title goes into "
+                   "the include and the PDF, and check and verify show both), or although "
+                   "no title was found in the paper.")
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @_network_options
 @_guard
