@@ -37,7 +37,8 @@ _TITLE_RE = re.compile(r"\\(%s)(?![A-Za-z@])\s*" % "|".join(TITLE_COMMANDS))
 INPUT_RE = re.compile(r"\\(?:input|include|subfile)\s*\{([^{}\n]+)\}|\\input\s+([^\s{}\\]+)")
 DOCCLASS_RE = re.compile(r"\\documentclass(?![A-Za-z@])\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 BEGIN_DOC_RE = re.compile(r"\\begin\s*\{document\}")
-_DEF_RE = re.compile(r"\\(?:(?:re|provide)?newcommand\*?\s*\{?\s*\\([A-Za-z@]+)\s*\}?"
+_DEF_RE = re.compile(r"\\(?:(?:(?:re)?newcommand|providecommand|DeclareRobustCommand)"
+                     r"\*?\s*\{?\s*\\([A-Za-z@]+)\s*\}?"
                      r"|[gex]?def\s*\\([A-Za-z@]+))\s*(?=\{)")
 
 
