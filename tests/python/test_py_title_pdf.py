@@ -295,3 +295,21 @@ def test_a_title_block_with_another_papers_include_fails(tmp_path: Path) -> None
         assert t["status"] == "fail" and t["detail"].startswith(
             "different: this PDF is titled 'Structuring Bodies of Evidence in Plant "
             "Genomics'; the number is for '%s'" % TITLE), t
+
+
+def test_an_include_with_the_note_but_no_accepted_title(tmp_path: Path) -> None:
+    # written by a pith-tex before the accepted title travelled in the include: check
+    # cannot tell the new title from another paper's, and says how to write it again
+    from pith_tex.include.include import parse_include, render
+
+    d = paper(tmp_path / "p", "Recovering Large Training Jobs in Seconds", accept=True)
+    inc = d / "pith-number.tex"
+    inc.write_bytes(render(parse_include(inc.read_text())._replace(accepted_title=None)))
+    r = pith_tex("check", "--json", d, cwd=tmp_path)
+    assert r.returncode == 1, r.stdout
+    t = _title(json.loads(r.stdout))
+    assert t["status"] == "fail" and t["detail"].startswith("different: this PDF is titled "
+                                                            "'Recovering Large"), t
+    assert t["detail"].endswith("the include says --accept-title but carries no accepted "
+                                "title: run pith-tex fetch --accept-title again (with the "
+                                "title in \\title{...})"), t
