@@ -61,6 +61,9 @@ class IncludeData(NamedTuple):
     signature_hex: Optional[str] = None  # with "verified": the receipt's 64 bytes, hex
     title_accepted: bool = False  # fetch --accept-title: the title changed since the record
     title: Optional[str] = None  # the record's title (it hashes to title_canon_sha256)
+    #: with title_accepted: the paper's title as typed (TeX kept, notes dropped), which
+    #: the author accepted in place of the record's (None: fetch found no title)
+    accepted_title: Optional[str] = None
 
 
 def _refused(name: str, value: object, pattern: "re.Pattern[str]") -> IncludeRefused:
@@ -132,25 +135,47 @@ def render_qr(number: str) -> str:
 MAX_TITLE_UNITS = 1000
 
 
-def _title_hex(title: object, record: Dict[str, Any]) -> str:
-    """``title-utf16``: ``feff`` and the title's UTF-16BE bytes, as hex: the record's title
-    as the resolver gave it, only if it hashes to the record's ``title_canon_sha256``."""
+def _utf16_hex(key: str, title: object) -> str:
+    """``feff`` and *title*'s UTF-16BE bytes, as hex (the value of *key*)."""
     if type(title) is not str:
-        raise IncludeRefused("refusing to write title-utf16 = %s: not a text" % show(title))
+        raise IncludeRefused("refusing to write %s = %s: not a text" % (key, show(title)))
     try:
         data = title.encode("utf-16-be")
     except UnicodeEncodeError:
-        raise IncludeRefused("refusing to write title-utf16: the title is not valid Unicode")
+        raise IncludeRefused("refusing to write %s: the title is not valid Unicode" % key)
     if not 1 <= len(data) // 2 <= MAX_TITLE_UNITS:
-        raise IncludeRefused("refusing to write title-utf16: the title has %d UTF-16 code "
-                             "units, 1 to %d fit" % (len(data) // 2, MAX_TITLE_UNITS))
-    if canonical.canon_sha256(title) != record["metadata"]["title_canon_sha256"]:
-        raise IncludeRefused("refusing to write title-utf16 = %s: it does not hash to the "
-                             "record's title_canon_sha256" % show(title, 80))
+        raise IncludeRefused("refusing to write %s: the title has %d UTF-16 code "
+                             "units, 1 to %d fit" % (key, len(data) // 2, MAX_TITLE_UNITS))
     return "feff" + data.hex()
 
 
-def _title_of(value: Optional[str]) -> Optional[str]:
+def _title_hex(title: object, record: Dict[str, Any]) -> str:
+    """``title-utf16``: ``feff`` and the title's UTF-16BE bytes, as hex: the record's title
+    as the resolver gave it, only if it hashes to the record's ``title_canon_sha256``."""
+    value = _utf16_hex("title-utf16", title)
+    if canonical.canon_sha256(str(title)) != record["metadata"]["title_canon_sha256"]:
+        raise IncludeRefused("refusing to write title-utf16 = %s: it does not hash to the "
+                             "record's title_canon_sha256" % show(title, 80))
+    return value
+
+
+def _accepted_hex(data: "IncludeData") -> Optional[str]:
+    """``accepted-title-utf16``: the title the author accepted (``fetch --accept-title``);
+    only with the note that says so, and only when it is not the record's own title."""
+    if data.accepted_title is None:
+        return None
+    if not data.title_accepted:
+        raise IncludeRefused("refusing to write accepted-title-utf16 without the "
+                             "--accept-title note")
+    value = _utf16_hex("accepted-title-utf16", data.accepted_title)
+    if canonical.canon_sha256(data.accepted_title) == data.record["metadata"][
+            "title_canon_sha256"]:
+        raise IncludeRefused("refusing to write accepted-title-utf16: it is the record's "
+                             "own title")
+    return value
+
+
+def _title_of(value: Optional[str], key: str = "title-utf16") -> Optional[str]:
     """The title an include's ``title-utf16`` value spells (None: no such key)."""
     if value is None:
         return None
@@ -160,8 +185,8 @@ def _title_of(value: Optional[str]) -> Optional[str]:
             return bytes.fromhex(value[4:]).decode("utf-16-be")
     except (ValueError, UnicodeDecodeError):
         pass
-    raise IncludeRefused("refusing to write title-utf16 = %s: it is not feff and UTF-16BE as "
-                         "lower-case hex" % show(value, 80))
+    raise IncludeRefused("refusing to write %s = %s: it is not feff and UTF-16BE as "
+                         "lower-case hex" % (key, show(value, 80)))
 
 
 def render(data: IncludeData) -> bytes:
@@ -192,6 +217,9 @@ def render(data: IncludeData) -> bytes:
         lines.append("  signature = absent,\n")
     if data.title is not None:
         lines.append("  title-utf16 = %s,\n" % _title_hex(data.title, data.record))
+    accepted = _accepted_hex(data)
+    if accepted is not None:
+        lines.append("  accepted-title-utf16 = %s,\n" % accepted)
     text = (HEADER + (TITLE_ACCEPTED if data.title_accepted else "")
             + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
             + render_qr(data.number))
@@ -290,6 +318,8 @@ def parse_include(text: str) -> IncludeData:
             signature_hex=values.get("signature-hex"),
             title_accepted=TITLE_ACCEPTED[:-1] in lines[:head],
             title=_title_of(values.get("title-utf16")),
+            accepted_title=_title_of(values.get("accepted-title-utf16"),
+                                     "accepted-title-utf16"),
         )
         rendered = render(data)
     except IncludeRefused as e:

@@ -68,7 +68,7 @@ __all__ = ["PITH_KEYS", "XMP_NS", "XMP_KEYS", "MIN_FONT_PT", "PdfClaims", "Unrea
 
 #: The Info keys pith.sty writes, in the README's order.
 PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArXiv",
-             "PithRecord", "PithKeyID", "PithSignature", "PithTitle")
+             "PithRecord", "PithKeyID", "PithSignature", "PithTitle", "PithAcceptedTitle")
 #: The keys of a PDF compiled with a verified include (signed or not).
 INCLUDE_KEYS = PITH_KEYS[:6]
 #: Larger files are refused unread (a paper is a few MiB; pypdf holds the whole file).
@@ -660,7 +660,8 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
 
         checks.extend(pdf_title_checks(info.get("PithTitle"), number,
                                        record["metadata"]["title_canon_sha256"],
-                                       claims.page, claims.page_error))
+                                       claims.page, claims.page_error,
+                                       accepted=info.get("PithAcceptedTitle")))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
 
 
