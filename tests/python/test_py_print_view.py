@@ -159,6 +159,14 @@ def test_an_annotation_printed_and_never_shown_covers_the_badge(honest, where, t
                      where.badge) == 0
 
 
+def test_an_annotation_printed_and_never_shown_covers_the_title(honest, where, tmp_path):
+    pdf = P.print_only_cover(honest, tmp_path / "title.pdf", where, None, title=True)
+    refused_by_print(pdf, "FAIL", "prints otherwise than it shows over the title")
+    screens_unchanged(honest, pdf, where.title)
+    assert ink(pdfjs_pixels(pdf, "print"), where.title) == 0
+    assert ink(pdfjs_pixels(pdf, "display"), where.title) > 100
+
+
 def test_a_layer_on_only_in_print_covers_the_badge(honest, where, tmp_path):
     """/Usage /Print /PrintState /ON, /View /ViewState /OFF through /AS events, off in the
     default configuration: PDFium prints it (as Acrobat, by the events), no screen shows

@@ -107,14 +107,17 @@ def _cover_ops(boxes: List[Box], origin: Tuple[float, float], other: Optional[st
     return b"\n".join(ops + [b"Q"])
 
 
-def print_only_cover(src: Path, dst: Path, where: Places, other: str) -> Path:
+def print_only_cover(src: Path, dst: Path, where: Places, other: Optional[str],
+                     title: bool = False) -> Path:
     """An annotation flagged Print|NoView whose appearance covers the badge and the QR
-    code with white and writes *other* where the badge was."""
+    code with white and writes *other* (if any) where the badge was; with *title*, it
+    covers the title alone."""
     from pypdf import PdfWriter
     from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
                                FloatObject, NameObject, NumberObject)
 
-    boxes = [_pad(where.badge)] + ([_pad(where.qr)] if where.qr else [])
+    boxes = ([_pad(where.title)] if title else
+             [_pad(where.badge)] + ([_pad(where.qr)] if where.qr else []))
     rect = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
             max(b[3] for b in boxes))
     w = PdfWriter(clone_from=str(src))

@@ -404,11 +404,11 @@ MAX_OBJECTS = 200_000  # page objects looked at, forms' included
 _MARK_CHARS = 4096  # UTF-16 units read of a mark's name or /ActualText
 
 
-def _mark_text(raw, mark, key: Optional[bytes]) -> Optional[str]:
-    """The name of *mark* (key None) or its string parameter *key* (None: absent)."""
+def _mark_text(raw, mark, key: Optional[bytes], buf) -> Optional[str]:
+    """The name of *mark* (key None) or its string parameter *key* (None: absent), read
+    into *buf* (UTF-16 units)."""
     import ctypes
 
-    buf = (ctypes.c_ushort * _MARK_CHARS)()
     out = ctypes.c_ulong(0)
     if key is None:
         ok = raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out))
@@ -428,6 +428,7 @@ def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], .
     import ctypes
 
     found: List[Tuple[str, str, Box]] = []
+    buf = (ctypes.c_ushort * _MARK_CHARS)()
     stack = [(page.raw, True, 0)]
     seen = 0
     while stack:
@@ -444,8 +445,8 @@ def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], .
                 stack.append((obj, False, depth + 1))
             for k in range(max(0, raw.FPDFPageObj_CountMarks(obj))):
                 mark = raw.FPDFPageObj_GetMark(obj, k)
-                name = _mark_text(raw, mark, None) if mark else None
-                actual = _mark_text(raw, mark, b"ActualText") if mark else None
+                name = _mark_text(raw, mark, None, buf) if mark else None
+                actual = _mark_text(raw, mark, b"ActualText", buf) if mark else None
                 if name != "OC" and actual is None:
                     continue
                 box = [ctypes.c_float() for _ in range(4)]
@@ -455,7 +456,7 @@ def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], .
                 if actual is not None:
                     found.append(("ActualText", actual, where))
                 if name == "OC":
-                    found.append(("OC", _mark_text(raw, mark, b"Name") or "", where))
+                    found.append(("OC", _mark_text(raw, mark, b"Name", buf) or "", where))
     return tuple(found)
 
 

@@ -57,6 +57,7 @@ class Annot(NamedTuple):
     subtype: str
     flags: int
     box: Box  # user space (y up)
+    layer: Optional[str] = None  # its /OC: the group's /Name ("" for a membership dict)
 
 
 class Facts(NamedTuple):
@@ -84,8 +85,12 @@ def facts(page: Any) -> Facts:
                 if box is None:
                     continue
                 flags = a.get("/F", 0)
+                oc = a.get("/OC")
+                oc = oc.get_object() if oc is not None else None
+                layer = None if oc is None else str(oc.get("/Name", "")) if (
+                    hasattr(oc, "get") and oc.get("/Type") == "/OCG") else ""
                 found.append(Annot(str(a.get("/Subtype", "")),
-                                   int(flags) if isinstance(flags, int) else 0, box))
+                                   int(flags) if isinstance(flags, int) else 0, box, layer))
             annots = tuple(found)
     except Exception as e:  # pypdf on objects that are not what they claim
         annots = "page 1's annotations cannot be read (%s)" % type(e).__name__
@@ -148,7 +153,10 @@ def _differing(a: Raster, b: Raster, box: Box) -> int:
     n = 0
     for y in range(y0, y1):
         row = y * a.width
-        for p, q in zip(a.pixels[row + x0:row + x1], b.pixels[row + x0:row + x1]):
+        pa, pb = a.pixels[row + x0:row + x1], b.pixels[row + x0:row + x1]
+        if pa == pb:
+            continue
+        for p, q in zip(pa, pb):
             if (p < DARK and q > LIGHT) or (q < DARK and p > LIGHT):
                 n += 1
     return n
@@ -180,10 +188,9 @@ def _refusal(screen: View, info: Facts, where: List[Tuple[str, Box]]) -> Optiona
         return info.annots
     place = list(where)
 
-    def over(box: Box, only: str = "") -> Optional[str]:
+    def over(box: Box) -> Optional[str]:
         spot = to_view(screen.crop, screen.rotation, box)
-        return next((w for w, b in place if (not only or w == only) and _overlaps(spot, b)),
-                    None)
+        return next((w for w, b in place if _overlaps(spot, b)), None)
 
     for a in info.annots:
         what = over(a.box)
@@ -196,6 +203,11 @@ def _refusal(screen: View, info: Facts, where: List[Tuple[str, Box]]) -> Optiona
         if a.flags & PRINT and a.flags & NO_VIEW and not a.flags & HIDDEN:
             return ("an annotation flagged Print and NoView (%s) lies over %s: it is printed "
                     "but never shown on screen; remove it" % (show(a.subtype, 30), what))
+        if a.layer is not None and info.layers and (
+                isinstance(info.layers, str) or not a.layer or a.layer in info.layers):
+            return ("an annotation (%s) over %s is in a layer that Firefox (pdf.js) "
+                    "switches otherwise than Chrome (PDFium), or whose state is not known"
+                    % (show(a.subtype, 30), what))
     badge = [b for w, b in place if w == "the badge"]
     for kind, value, box in screen.marks:
         if kind == "cap":
