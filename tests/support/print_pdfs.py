@@ -253,24 +253,49 @@ def form_field(src: Path, dst: Path, where: Places, other: str) -> Path:
     return dst
 
 
-def actual_text_lie(src: Path, dst: Path, other: str) -> Path:
+def actual_text_lie(src: Path, dst: Path, other: str, in_form: bool = False) -> Path:
     """The badge's show replaced by *other* in Helvetica, inside ``/Span << /ActualText
     (the claimed number) >> BDC ... EMC``: the engines' text layers read the claimed
-    number, every rendering paints the other one."""
+    number, every rendering paints the other one.  *in_form*: the span is drawn by a form
+    XObject (moved by the ``cm`` before its ``Do``), where PDFium gives its objects' boxes
+    in the form's space."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, FloatObject, NameObject,
+                               DictionaryObject)
+
     data = H.content(src)
     a, b = H.badge_line(data)
     place, show = H.badge_place(data)
     claimed = re.search(rb"pith:[0-9]{4}:[A-Z2-7]{26}", show).group(0)
-    m = re.search(rb"([0-9.]+) Tf ([-0-9.]+ [-0-9.]+ Td)", place)
+    m = re.search(rb"([0-9.]+) Tf ([-0-9.]+) ([-0-9.]+) Td", place)
     assert m, place
-    new_show = (b"/Span << /ActualText (%s) >> BDC /FHv %s Tf %s (%s) Tj EMC"
-                % (claimed, m.group(1), m.group(2), other.encode("ascii")))
-    new = data[:a] + new_show + data[b:]
+    x, y = float(m.group(2)), float(m.group(3))
+    shift = 50.0 if in_form else 0.0
+    span = (b"/Span << /ActualText (%s) >> BDC /FHv %s Tf %.3f %.3f Td (%s) Tj EMC"
+            % (claimed, m.group(1), x - shift, y, other.encode("ascii")))
+    if not in_form:
+        new = data[:a] + span + data[b:]
+    else:  # the badge's text object ends; the form draws the span where the badge was
+        new = (data[:a] + b"ET q 1 0 0 1 %.3f 0 cm /FmSpan Do Q BT " % shift + place
+               + data[b:])
 
-    def font(w: Any) -> None:
-        _helvetica(w, w.pages[0]["/Resources"].get_object())
+    def edit(w: Any) -> None:
+        res = w.pages[0]["/Resources"].get_object()
+        _helvetica(w, res)
+        if in_form:
+            form = DecodedStreamObject()
+            form.set_data(b"BT " + span + b" ET")
+            form_res = DictionaryObject()
+            form_res[NameObject("/Font")] = res["/Font"]
+            form.update({NameObject("/Type"): NameObject("/XObject"),
+                         NameObject("/Subtype"): NameObject("/Form"),
+                         NameObject("/Resources"): form_res,
+                         NameObject("/BBox"): ArrayObject([FloatObject(v) for v in
+                                                           (-1000, -1000, 2000, 2000)])})
+            if "/XObject" not in res:
+                res[NameObject("/XObject")] = DictionaryObject()
+            res["/XObject"].get_object()[NameObject("/FmSpan")] = w._add_object(form)
 
-    return H.rewritten(src, dst, [new], font)
+    return H.rewritten(src, dst, [new], edit)
 
 
 def engines_text(pdf: Path) -> Dict[str, str]:

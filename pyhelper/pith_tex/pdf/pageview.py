@@ -421,6 +421,27 @@ def _mark_text(raw, mark, key: Optional[bytes], buf) -> Optional[str]:
     return ctypes.string_at(buf, 2 * n).decode("utf-16-le", "replace")
 
 
+Matrix = Tuple[float, float, float, float, float, float]
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _times(m: Matrix, n: Matrix) -> Matrix:
+    """*m* then *n* (PDF's row-vector order: a point goes through m first)."""
+    return (m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3],
+            m[2] * n[0] + m[3] * n[2], m[2] * n[1] + m[3] * n[3],
+            m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5])
+
+
+def _placed(m: Matrix, box: Box) -> Box:
+    """The box around *box* (x0, y0, x1, y1) mapped by *m*."""
+    xs, ys = [], []
+    for x in (box[0], box[2]):
+        for y in (box[1], box[3]):
+            xs.append(m[0] * x + m[2] * y + m[4])
+            ys.append(m[1] * x + m[3] * y + m[5])
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], ...]:
     """Page 1's objects in optional content or under an /ActualText (:attr:`View.marks`):
     where a layer or a replacement text can make what a reader sees or prints differ
@@ -429,10 +450,12 @@ def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], .
 
     found: List[Tuple[str, str, Box]] = []
     buf = (ctypes.c_ushort * _MARK_CHARS)()
-    stack = [(page.raw, True, 0)]
+    # (the page or a form object, its depth, what maps its objects' boxes to the page:
+    # PDFium gives a form's objects in the form's space, the form object its matrix)
+    stack = [(page.raw, True, 0, _IDENTITY)]
     seen = 0
     while stack:
-        parent, is_page, depth = stack.pop()
+        parent, is_page, depth, to_page = stack.pop()
         count = (raw.FPDFPage_CountObjects if is_page else raw.FPDFFormObj_CountObjects)(parent)
         for i in range(max(0, count)):
             seen += 1
@@ -442,7 +465,10 @@ def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], .
             if not obj:
                 continue
             if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM and depth < 32:
-                stack.append((obj, False, depth + 1))
+                m = raw.FS_MATRIX()
+                if raw.FPDFPageObj_GetMatrix(obj, m):
+                    own = (m.a, m.b, m.c, m.d, m.e, m.f)
+                    stack.append((obj, False, depth + 1, _times(own, to_page)))
             for k in range(max(0, raw.FPDFPageObj_CountMarks(obj))):
                 mark = raw.FPDFPageObj_GetMark(obj, k)
                 name = _mark_text(raw, mark, None, buf) if mark else None
@@ -452,7 +478,8 @@ def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], .
                 box = [ctypes.c_float() for _ in range(4)]
                 if not raw.FPDFPageObj_GetBounds(obj, *[ctypes.byref(b) for b in box]):
                     continue
-                where = to_view(crop, rotation, tuple(float(b.value) for b in box))
+                where = to_view(crop, rotation, _placed(
+                    to_page, (box[0].value, box[1].value, box[2].value, box[3].value)))
                 if actual is not None:
                     found.append(("ActualText", actual, where))
                 if name == "OC":
