@@ -254,8 +254,8 @@ def test_a_text_field_over_the_badge(honest, where, tmp_path):
 
 @pytest.mark.parametrize("in_form", [False, True], ids=["page", "form"])
 def test_an_actual_text_that_is_not_what_is_painted(honest, where, tmp_path, in_form):
-    """In a form too, where PDFium gives the span's boxes in the form's space (its badge
-    line then finds the number unpainted as well: a FAIL beside the refusal)."""
+    """In a form too, where PDFium gives the characters' boxes in the form's space (its
+    badge line then finds the number unpainted as well: a FAIL beside the refusal)."""
     pdf = P.actual_text_lie(honest, tmp_path / "actual.pdf", OTHER, in_form)
     refused_by_print(pdf, "ERROR", "/ActualText", alone=not in_form)
     text = P.engines_text(pdf)

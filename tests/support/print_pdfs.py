@@ -269,13 +269,13 @@ def actual_text_lie(src: Path, dst: Path, other: str, in_form: bool = False) -> 
     m = re.search(rb"([0-9.]+) Tf ([-0-9.]+) ([-0-9.]+) Td", place)
     assert m, place
     x, y = float(m.group(2)), float(m.group(3))
-    shift = 50.0 if in_form else 0.0
+    shift = 300.0 if in_form else 0.0  # the form's space is far from the badge's place
     span = (b"/Span << /ActualText (%s) >> BDC /FHv %s Tf %.3f %.3f Td (%s) Tj EMC"
-            % (claimed, m.group(1), x - shift, y, other.encode("ascii")))
+            % (claimed, m.group(1), x, y - shift, other.encode("ascii")))
     if not in_form:
         new = data[:a] + span + data[b:]
     else:  # the badge's text object ends; the form draws the span where the badge was
-        new = (data[:a] + b"ET q 1 0 0 1 %.3f 0 cm /FmSpan Do Q BT " % shift + place
+        new = (data[:a] + b"ET q 1 0 0 1 0 %.3f cm /FmSpan Do Q BT " % shift + place
                + data[b:])
 
     def edit(w: Any) -> None:

@@ -19,8 +19,8 @@ the title.  Decided here, on :mod:`pith_tex.pdf.pageview`'s readings:
     PDFium on screen or in print (:func:`pith_tex.pdf.layers.engines_disagree`: pdf.js
     needs the default configuration on *and* a /Usage not off, PDFium takes the /Usage
     first), a state no engine here renders;
-  - over the badge only: an /ActualText, the text the engines extract instead of the
-    glyphs painted (a reader reads the glyphs).
+  - over the badge only, or naming a Pith badge anywhere: an /ActualText, the text the
+    engines extract instead of the glyphs painted (a reader reads the glyphs).
 
 The annotations are read with pypdf (:func:`facts`, as :mod:`pith_tex.pdf.links` reads
 links); the marks and pixels come from PDFium.
@@ -181,7 +181,8 @@ def _prints_otherwise(screen: View, printed: View, where: List[Tuple[str, Box]]
     return None
 
 
-def _refusal(screen: View, info: Facts, where: List[Tuple[str, Box]]) -> Optional[str]:
+def _refusal(screen: View, info: Facts, where: List[Tuple[str, Box]], number: str
+             ) -> Optional[str]:
     """Why what readers other than PDFium's screen show over *where* is not known, or
     None."""
     if isinstance(info.annots, str):
@@ -213,7 +214,11 @@ def _refusal(screen: View, info: Facts, where: List[Tuple[str, Box]]) -> Optiona
         if kind == "cap":
             return ("page 1 has more marked content than pith-tex reads: what its layers "
                     "and replacement texts show is not known")
-        if kind == "ActualText" and any(_overlaps(box, b) for b in badge):
+        # PDFium places the characters of an /ActualText drawn by a form in the form's
+        # space: one that names the number or any Pith badge counts wherever it is
+        squeezed = "".join(value.split()).upper()
+        if kind == "ActualText" and (any(_overlaps(box, b) for b in badge)
+                                     or number in squeezed or "PITH:" in squeezed):
             return ("the badge is under an /ActualText %s: the engines extract that text "
                     "instead of the glyphs a reader sees painted; pith.sty writes none"
                     % show(value, 60))
@@ -251,7 +256,7 @@ def print_check(page: PageOne, info: Optional[Facts], number: str) -> Check:
     found = _prints_otherwise(screen, printed, where)
     if found is not None:
         return found
-    why = _refusal(screen, info, where)
+    why = _refusal(screen, info, where, number)
     if why is not None:
         return Check("print", ERROR, "%s; what readers see or print cannot be vouched for"
                      % why)
