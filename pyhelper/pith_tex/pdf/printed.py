@@ -45,8 +45,7 @@ DARK = 128
 LIGHT = 192
 DIFFERENT_PIXELS = 6
 #: An optional content mark over the title counts when its object is at least this much
-#: of the title's size high (a \thanks mark in hyperref's ocgcolorlinks layers is not the
-#: title).
+#: of the title's size high (a linked footnote mark in a layer is not the title).
 TITLE_MARK = 0.6
 # the title: the largest words in the upper part of page 1 (as pith_tex.pdf.title)
 TOP_PART = 0.6
