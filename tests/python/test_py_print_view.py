@@ -185,7 +185,7 @@ def test_a_layer_on_only_in_print_covers_the_badge(honest, where, tmp_path):
 def test_a_layer_not_printed_holds_the_badge(honest, where, tmp_path):
     """The badge and the code in a group on by default whose /Usage says /PrintState
     /OFF: every screen shows them, Chrome and Firefox print the page without them."""
-    pdf = P.unprinted_in_firefox(honest, tmp_path / "noprint.pdf")
+    pdf = P.not_printed_layer(honest, tmp_path / "noprint.pdf")
     refused_by_print(pdf, "FAIL", "prints otherwise than it shows over the badge")
     screens_unchanged(honest, pdf, where.badge)
     assert ink(pdfjs_pixels(pdf, "display"), where.badge) > 100

@@ -6,8 +6,8 @@ real pith-compiled paper (:func:`hostile_pdfs.paper`) and edited with pypdf:
                        is printed (Chrome, Firefox, "print to PDF"), never on screen;
 ``print_only_layer``   the white boxes in an optional content group whose /Usage says
                        printed, not viewed (/AS events for View and Print);
-``unprinted_in_firefox`` the badge and the QR code in a group whose /Usage says not
-                       printed, with no /AS event: pdf.js prints the page without them;
+``not_printed_layer``  the badge and the QR code in a group whose /Usage says not
+                       printed: Chrome and Firefox print the page without them;
 ``form_field``         a text field over the badge: white background, another number as
                        its value, an empty appearance (PDFium and poppler draw nothing,
                        Firefox lays its own <input> there);
@@ -183,11 +183,10 @@ def print_only_layer(src: Path, dst: Path, where: Places, default_on: bool = Fal
     return H.rewritten(src, dst, [b"q\n" + H.content(src) + b"\nQ" + ops], layer)
 
 
-def unprinted_in_firefox(src: Path, dst: Path) -> Path:
+def not_printed_layer(src: Path, dst: Path) -> Path:
     """The badge's line and the QR code in an optional content group on in the default
-    configuration whose /Usage says /PrintState /OFF, without /AS events: PDFium and
-    poppler show and print it, pdf.js (Firefox) applies /Usage directly and prints the
-    page without them."""
+    configuration whose /Usage says /PrintState /OFF (no /AS event): every screen shows
+    them, Chrome (PDFium) and Firefox (pdf.js) print the page without them."""
     from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
 
     data = H.content(src)

@@ -559,6 +559,8 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
                   tuple(c[2] for c in codes), marks=marks)
     if printing is None:
         return screen, None
+    if printing.pixels == raster.pixels:  # the same pixels hold the same codes
+        return screen, screen._replace(engine="pdfium-print", ink=(), raster=printing)
     found = qr_found(printing)
     codes = [c for c in found if c[0] is not None]
     return screen, screen._replace(
