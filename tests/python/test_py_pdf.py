@@ -43,10 +43,10 @@ SIGNED_ELSEWHERE = [v for v in recorded.load_vectors()
 # badge: shown and, without hyperref too, a link to its Pith page (issue 8).
 UNSIGNED_CHECKS = {"pdf": OK, "canonical": OK, "record": OK, "hash": OK, "derivation": OK,
                    "year": OK, "signature": OK, "url": OK, "arxiv": OK, "state": OK,
-                   "info": OK, "viewers": OK, "badge": OK, "qr": WARN, "pith-title": OK,
-                   "title": OK}
+                   "info": OK, "viewers": OK, "badge": OK, "qr": WARN, "print": OK,
+                   "pith-title": OK, "title": OK}
 ORDER = ["pdf", "canonical", "record", "hash", "derivation", "year", "signature", "url",
-         "arxiv", "state", "info", "viewers", "badge", "qr", "pith-title", "title"]
+         "arxiv", "state", "info", "viewers", "badge", "qr", "print", "pith-title", "title"]
 
 
 def _console_script() -> str:

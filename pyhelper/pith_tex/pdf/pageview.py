@@ -12,7 +12,9 @@ A reader sees what their viewer's engine draws, not what a parser of ours reads.
     standard input, so no file is opened twice (nothing can change between the readings).
 
 Each engine gives a :class:`View`: its text of page 1 as words with boxes and font sizes,
-and the QR codes that zxing-cpp decodes from its rendering of page 1.  The callers compare
+and the QR codes that zxing-cpp decodes from its rendering of page 1 (PDFium also renders
+it as printed: :attr:`PageOne.printed`, which :mod:`pith_tex.pdf.printed` compares with
+the screen).  The callers compare
 the views (the engines may disagree: that is a finding, not an error here).  Where poppler is
 not installed, :func:`page_one` says so in :attr:`PageOne.missing` and gives PDFium's view
 alone: the caller must name that in its output.
@@ -110,6 +112,10 @@ class View(NamedTuple):
     #: What the engine reported while reading page 1 (poppler's error lines): a page an
     #: engine has to repair is drawn by each viewer its own way.
     errors: Tuple[str, ...] = ()
+    #: PDFium only: the page objects of page 1 (forms' too) in optional content or under
+    #: an /ActualText, as (``"OC"`` and the group's /Name, or ``"ActualText"`` and its
+    #: text; the object's box in the view's frame).
+    marks: Tuple[Tuple[str, str, Box], ...] = ()
 
     @property
     def text(self) -> str:
@@ -119,6 +125,9 @@ class View(NamedTuple):
 class PageOne(NamedTuple):
     views: Tuple[View, ...]  # PDFium first
     missing: Tuple[str, ...]  # engines not available here, each with why
+    #: PDFium's page 1 as printed (``FPDF_PRINTING``: annotations flagged for print,
+    #: optional content in its print state), its text and QR codes; None when not asked.
+    printed: Optional[View] = None
 
 
 # --- QR codes ----------------------------------------------------------------------
@@ -390,11 +399,113 @@ def _finer(raw, page, code: Tuple[Optional[str], Box, Tuple[Tuple[float, float],
     return code
 
 
+MAX_MARKED = 4096  # marked objects kept (past it, a last ("cap", ...) entry says so)
+MAX_OBJECTS = 200_000  # page objects looked at, forms' included
+_MARK_CHARS = 4096  # UTF-16 units read of a mark's name or /ActualText
+
+
+def _mark_text(raw, mark, key: Optional[bytes], buf) -> Optional[str]:
+    """The name of *mark* (key None) or its string parameter *key* (None: absent), read
+    into *buf* (UTF-16 units)."""
+    import ctypes
+
+    out = ctypes.c_ulong(0)
+    if key is None:
+        ok = raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out))
+    else:
+        ok = raw.FPDFPageObjMark_GetParamStringValue(mark, key, buf, ctypes.sizeof(buf),
+                                                     ctypes.byref(out))
+    if not ok:
+        return None
+    n = max(0, min(out.value, ctypes.sizeof(buf)) // 2 - 1)  # UTF-16LE, NUL-terminated
+    return ctypes.string_at(buf, 2 * n).decode("utf-16-le", "replace")
+
+
+Matrix = Tuple[float, float, float, float, float, float]
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _times(m: Matrix, n: Matrix) -> Matrix:
+    """*m* then *n* (PDF's row-vector order: a point goes through m first)."""
+    return (m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3],
+            m[2] * n[0] + m[3] * n[2], m[2] * n[1] + m[3] * n[3],
+            m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5])
+
+
+def _placed(m: Matrix, box: Box) -> Box:
+    """The box around *box* (x0, y0, x1, y1) mapped by *m*."""
+    xs, ys = [], []
+    for x in (box[0], box[2]):
+        for y in (box[1], box[3]):
+            xs.append(m[0] * x + m[2] * y + m[4])
+            ys.append(m[1] * x + m[3] * y + m[5])
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], ...]:
+    """Page 1's objects in optional content or under an /ActualText (:attr:`View.marks`):
+    where a layer or a replacement text can make what a reader sees or prints differ
+    from what PDFium's screen shows and its text says."""
+    import ctypes
+
+    found: List[Tuple[str, str, Box]] = []
+    buf = (ctypes.c_ushort * _MARK_CHARS)()
+    # (the page or a form object, its depth, what maps its objects' boxes to the page:
+    # PDFium gives a form's objects in the form's space, the form object its matrix)
+    stack = [(page.raw, True, 0, _IDENTITY)]
+    seen = 0
+    while stack:
+        parent, is_page, depth, to_page = stack.pop()
+        count = (raw.FPDFPage_CountObjects if is_page else raw.FPDFFormObj_CountObjects)(parent)
+        for i in range(max(0, count)):
+            seen += 1
+            if seen > MAX_OBJECTS or len(found) >= MAX_MARKED:
+                return tuple(found) + (("cap", "", (0.0, 0.0, 0.0, 0.0)),)
+            obj = (raw.FPDFPage_GetObject if is_page else raw.FPDFFormObj_GetObject)(parent, i)
+            if not obj:
+                continue
+            if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM and depth < 32:
+                m = raw.FS_MATRIX()
+                if raw.FPDFPageObj_GetMatrix(obj, m):
+                    own = (m.a, m.b, m.c, m.d, m.e, m.f)
+                    stack.append((obj, False, depth + 1, _times(own, to_page)))
+            for k in range(max(0, raw.FPDFPageObj_CountMarks(obj))):
+                mark = raw.FPDFPageObj_GetMark(obj, k)
+                name = _mark_text(raw, mark, None, buf) if mark else None
+                actual = _mark_text(raw, mark, b"ActualText", buf) if mark else None
+                if name != "OC" and actual is None:
+                    continue
+                box = [ctypes.c_float() for _ in range(4)]
+                if not raw.FPDFPageObj_GetBounds(obj, *[ctypes.byref(b) for b in box]):
+                    continue
+                where = to_view(crop, rotation, _placed(
+                    to_page, (box[0].value, box[1].value, box[2].value, box[3].value)))
+                if actual is not None:
+                    found.append(("ActualText", actual, where))
+                if name == "OC":
+                    found.append(("OC", _mark_text(raw, mark, b"Name", buf) or "", where))
+    return tuple(found)
+
+
+def _pixels(bitmap) -> bytes:
+    """A pypdfium2 bitmap's rows without their padding."""
+    w, h, stride = bitmap.width, bitmap.height, bitmap.stride
+    buf = bytes(bitmap.buffer)
+    return buf if stride == w else b"".join(buf[r * stride:r * stride + w] for r in range(h))
+
+
 def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = None,
                 meta: Sequence[str] = ()) -> View:
     """PDFium's view of page 1 of the PDF *data*; with *ink*, the :class:`Ink` of each
     match of that pattern in its text (white space removed); with *meta*, the Info
     values of those keys as PDFium reads them (FPDF_GetMetaText)."""
+    return _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, printed=False)[0]
+
+
+def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
+                  meta: Sequence[str], printed: bool) -> Tuple[View, Optional[View]]:
+    """:func:`pdfium_view`, and with *printed* page 1 as PDFium prints it
+    (:attr:`PageOne.printed`), from the same document."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
@@ -421,11 +532,13 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
         words = _pdfium_words(chars)
         scale = _dpi_for(width, height, dpi) / 72.0
         bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True)
-        w, h, stride = bitmap.width, bitmap.height, bitmap.stride
-        buf = bytes(bitmap.buffer)
-        pixels = buf if stride == w else b"".join(
-            buf[r * stride:r * stride + w] for r in range(h))
-        raster = Raster(w, h, scale * 72.0, pixels)
+        raster = Raster(bitmap.width, bitmap.height, scale * 72.0, _pixels(bitmap))
+        printing: Optional[Raster] = None
+        if printed:  # as Chrome prints: print-flagged annotations, layers' print state
+            bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True,
+                                 extra_flags=raw.FPDF_PRINTING)
+            printing = Raster(bitmap.width, bitmap.height, scale * 72.0, _pixels(bitmap))
+        marks = _marks(raw, page, crop, rotation)
         inks = () if ink is None else _ink(raw, page, textpage, chars, ink, width, height,
                                               crop, rotation)
         values = []
@@ -439,11 +552,21 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
     finally:
         pdf.close()
     codes = [c for c in found if c[0] is not None]
-    return View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
-                float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
-                rotation, inks, tuple(values), tuple(c[1] for c in codes),
-                tuple(c[1] for c in found if c[0] is None), raster,
-                tuple(c[2] for c in codes))
+    screen = View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
+                  float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
+                  rotation, inks, tuple(values), tuple(c[1] for c in codes),
+                  tuple(c[1] for c in found if c[0] is None), raster,
+                  tuple(c[2] for c in codes), marks=marks)
+    if printing is None:
+        return screen, None
+    if printing.pixels == raster.pixels:  # the same pixels hold the same codes
+        return screen, screen._replace(engine="pdfium-print", ink=(), raster=printing)
+    found = qr_found(printing)
+    codes = [c for c in found if c[0] is not None]
+    return screen, screen._replace(
+        engine="pdfium-print", codes=tuple(c[0] for c in codes), ink=(), raster=printing,
+        code_boxes=tuple(c[1] for c in codes), code_corners=tuple(c[2] for c in codes),
+        unreadable=tuple(c[1] for c in found if c[0] is None))
 
 
 # --- poppler -----------------------------------------------------------------------
@@ -588,10 +711,10 @@ def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
     Raises :class:`EngineFailed` when an engine cannot read page 1 at all: an engine that
     cannot show the page is a finding the caller reports (could not check).
     """
-    first = pdfium_view(data, dpi=dpi, ink=ink, meta=meta)
+    first, printed = _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, printed=True)
     missing = poppler_missing()
     if missing is not None:
-        return PageOne((first,), (missing,))
+        return PageOne((first,), (missing,), printed)
     second = poppler_view(data, dpi=dpi, deadline=deadline,
                           width_hint=(first.width, first.height), meta=meta)
-    return PageOne((first, second), ())
+    return PageOne((first, second), (), printed)

@@ -29,6 +29,10 @@ Around them (docs/verification.md says what each covers and what it cannot):
     number's Pith page (:mod:`pith_tex.pdf.links`); a QR code that every engine's rendering
     decodes to the number's URL and no other code.  The Info values are also read by both
     engines and must be pypdf's (``info``).
+``print``
+    page 1 as PDFium prints it shows the same over the badge, the QR code and the title
+    as on screen; no form field, print-only annotation, layer Firefox switches
+    otherwise, or /ActualText lies there (:mod:`pith_tex.pdf.printed`).
 ``xmp`` (when the XMP packet has ``pith:`` properties or a ``dc:identifier``)
     every ``pith:`` property equals its Info key, none is missing, none has two values,
     and a ``dc:identifier`` naming a Pith Number names this one.
@@ -57,6 +61,7 @@ from ..record.identifier import URL_BASE
 from .pageview import EngineFailed, PageOne, page_one
 from .meta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .links import Link, link_areas, link_texts
+from .printed import Facts, facts, print_check
 from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
                        other_numbers, qr_check, viewers_check, visible_numbers)
 
@@ -115,6 +120,8 @@ class PdfClaims(NamedTuple):
     areas: Union[Tuple[Link, ...], str] = ()
     #: Why the file reads two ways (:func:`pith_tex.pdf.gate.refusals`): not checked.
     refused: Tuple[str, ...] = ()
+    #: Page 1's annotations and reader-dependent layers, for the ``print`` check.
+    printing: Optional[Facts] = None
 
 
 class UnreadablePdf(Exception):
@@ -441,7 +448,8 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     from .gate import refusals
 
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
-                     tuple(duplicates.found), areas, tuple(refusals(data, reader)))
+                     tuple(duplicates.found), areas, tuple(refusals(data, reader)),
+                     None if view is None else facts(page))
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
@@ -653,6 +661,7 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
         else:
             checks.append(badge_check(claims.page, number, year, claims.links, claims.areas))
             checks.append(qr_check(claims.page, number, claims.areas))
+            checks.append(print_check(claims.page, claims.printing, number))
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
     if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
