@@ -142,9 +142,9 @@ def test_a_new_include_format_moves_the_version() -> None:
         "scripts/set-version.sh and record the new fingerprint under the new version")
 
 
-def _fetch(paper: Path, tmp_path: Path) -> "subprocess.CompletedProcess[str]":
+def _fetch(paper: Path, tmp_path: Path, **extra: str) -> "subprocess.CompletedProcess[str]":
     env = {"PITH_TEX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
-           "PYTHONPATH": ":".join(sys.path)}
+           "PYTHONPATH": ":".join(sys.path), **extra}
     return subprocess.run([sys.executable, "-m", "pith_tex", "fetch", "--offline",
                            "--resolver", str(ROOT / "examples" / "mirror")], cwd=paper,
                           env=env, capture_output=True, text=True, timeout=120)
@@ -161,4 +161,20 @@ def test_fetch_replaces_an_older_pith_sty_that_would_refuse_its_include(tmp_path
     r = _fetch(paper, tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "replaced the older pith.sty 1.0.0 (2026-11-30) beside main.tex" in r.stdout
+    assert (paper / "pith.sty").read_text(encoding="utf-8") == sty
+
+
+def test_fetch_writes_its_pith_sty_where_tex_finds_only_an_older_one(tmp_path: Path) -> None:
+    """An older pith.sty elsewhere on TeX's path (TEXMFHOME, a TeX Live of its own) would
+    refuse the include: fetch writes its own beside the main file, which TeX reads first."""
+    paper = tmp_path / "paper"
+    shutil.copytree(ROOT / "examples" / "paper", paper)
+    elsewhere = tmp_path / "texmf"
+    elsewhere.mkdir()
+    sty = (ROOT / "latex" / "pith.sty").read_text(encoding="utf-8")
+    old = sty.replace(_provides().group(0), "\\ProvidesExplPackage{pith}{2026-11-30}{1.0.0}")
+    (elsewhere / "pith.sty").write_text(old, encoding="utf-8")
+    r = _fetch(paper, tmp_path, TEXINPUTS="%s//:" % elsewhere)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "TeX finds only the older pith.sty 1.0.0 (2026-11-30)" in r.stdout, r.stdout
     assert (paper / "pith.sty").read_text(encoding="utf-8") == sty
