@@ -33,8 +33,10 @@ def carries_no_pith(path: str) -> bool:
     ``pith:`` property in its XMP?  A figure, or a PDF made without pith.sty.  A file that
     cannot be read as a PDF is not: the verifier says what it is."""
     from ..pdf.verify import read_claims
+    from ..safeio import check_regular
 
-    try:
+    try:  # pypdf opens the path itself: not a FIFO or a device (verify_file says what it is)
+        check_regular(path)
         claims = read_claims(path)
     except Exception:  # UnreadablePdf and the like: verify_file reports it
         return False
