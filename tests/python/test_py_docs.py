@@ -100,7 +100,9 @@ def test_the_link_checker_sees_a_broken_link(tmp_path: Path) -> None:
 
 # --- command lines -----------------------------------------------------------------
 
-DOCS_WITH_COMMANDS = ["README.md", "README-PyPI.md", "docs/cli.md", "examples/mirror/README.md"]
+DOCS_WITH_COMMANDS = ["README.md", "README-PyPI.md", "examples/mirror/README.md",
+                      "latex/README-CTAN.md"] + sorted(
+    str(f.relative_to(ROOT)) for f in (ROOT / "docs").glob("*.md"))
 
 
 def _command_lines(text: str) -> Iterator[str]:
