@@ -457,3 +457,29 @@ def test_the_pypi_three_steps_run_as_written(tmp_path: Path) -> None:
     later = re.search(r"check the PDF offline: `(pith-tex verify main\.pdf)`", steps).group(1)
     r = _bash(later, paper, env)
     assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-2000:])
+
+
+def test_the_readme_install_without_pipx_runs_as_written(tmp_path: Path) -> None:
+    """The README's install without pipx, verbatim, in a copy of the sources with HOME in
+    the test's directory: a venv, pith-tex installed into it from the sources (as an
+    author does, from the package index pip is set up with), and `pith-tex --help` found
+    on PATH afterwards in the same shell."""
+    install = README[README.index("## Install"):README.index("## Three steps")]
+    blocks = re.findall(r"```sh\n(.*?)```", install, re.S)
+    (block,) = [b for b in blocks if "python3 -m venv" in b]
+    src = tmp_path / "pith-tex"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "README-PyPI.md", "LICENSE", "LICENSE.LPPL"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "pyhelper", src / "pyhelper", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    (src / "latex").mkdir()
+    for name in ("pith.sty", "pith.sty.ltxml"):
+        shutil.copy(ROOT / "latex" / name, src / "latex" / name)
+    env = _environment(tmp_path)
+    env["PATH"] = "/usr/local/bin:/usr/bin:/bin"  # no pith-tex before the install
+    env.pop("PYTHONPATH")
+    r = _bash(block, src, env)
+    assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
+    assert "Usage: pith-tex" in r.stdout and "fetch" in r.stdout, r.stdout[-2000:]
+    assert (Path(env["HOME"]) / ".pith" / "bin" / "pith-tex").is_file()
