@@ -31,6 +31,7 @@ CAT = rb"[a-z-]{1,20}(\.[A-Za-z-]{1,20})?"
 STRICT = re.compile(
     rb"% pith-number\.tex: written by `pith-tex fetch` after verifying the record\.\n"
     rb"% Do not edit: run `pith-tex fetch` again instead\.\n"
+    rb"(% pith-tex ([0-9]+\.[0-9]+\.[0-9]+) wrote it; it needs pith\.sty \2 or newer\.\n)?"
     rb"(% title accepted: the paper's title differs from the record's "
     rb"\(pith-tex fetch --accept-title\)\n)?"
     rb"\\pithrecord\{2\}\{\n"
@@ -331,7 +332,7 @@ def test_mode_is_0644_minus_umask_never_the_old_one(tmp_path, old_mode):
     (lambda t: t.replace("2509.03047", "25O9.03047"), "source.id"),
     (lambda t: t.replace("\\pithrecord", "\\pithnumber"), "no \\pithrecord"),
     (lambda t: t.split("}\n")[0], "never closed"),
-    (lambda t: t.replace("year = 2025,", "year = 2025"), "line 5"),
+    (lambda t: t.replace("year = 2025,", "year = 2025"), "line 6"),
     (lambda t: t.replace("  cross-cats = cs.AI,\n", ""), "no cross-cats key"),
     (lambda t: t.replace("cross-cats = cs.AI", "cross-cats = cs.AI "), "bad include: cross-cats"),
     (lambda t: t.replace("primary-cat = cs.DC", "primary-cat = cs.DC~"), "bad include: primary-cat"),

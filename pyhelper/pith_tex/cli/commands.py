@@ -384,8 +384,9 @@ def _no_title(main: str, title: Optional[str], accept_title: bool) -> Any:
               help="No network: read the mirror directory that --resolver DIR names "
                    "(citation records are not cached).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object instead of text (fields: docs/citations.md, "
-                   "\"--json\").")
+              help="Print one JSON object instead of text: command, exit_code, verdict, "
+                   "each check as name, status and detail, and the record's references "
+                   "and their counts.")
 @_network_options
 @_guard
 def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool,

@@ -23,6 +23,7 @@ import os
 import re
 from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
+from .. import __version__
 from ..atomic import Writer, check_target, write_atomic
 
 from ..record import canonical
@@ -36,6 +37,13 @@ HEADER = (
     "% pith-number.tex: written by `pith-tex fetch` after verifying the record.\n"
     "% Do not edit: run `pith-tex fetch` again instead.\n"
 )
+#: The header's third line: the pith-tex that wrote the include (since 1.1.0).  pith.sty
+#: refuses an include of a newer pith-tex than itself before reading its keys, with a
+#: message naming both versions (pith.sty's include-newer).
+VERSION_LINE = "%% pith-tex %s wrote it; it needs pith.sty %s or newer.\n"
+_VERSION_LINE_RE = re.compile(r"% pith-tex ([0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}) wrote it; it "
+                              r"needs pith\.sty \1 or newer\.\Z")
+_VERSION_RE = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\Z")
 SIGNATURE_STATES = ("verified", "absent")
 #: The line ``fetch --accept-title`` adds after the header: the author said the paper's
 #: title changed since the record (a TeX comment: pith.sty reads past it as data).
@@ -64,6 +72,8 @@ class IncludeData(NamedTuple):
     #: with title_accepted: the paper's title as typed (TeX kept, notes dropped), which
     #: the author accepted in place of the record's (None: fetch found no title)
     accepted_title: Optional[str] = None
+    #: The version of the pith-tex that wrote it ("": none named, as 1.0.0 wrote it)
+    writer: str = __version__
 
 
 def _refused(name: str, value: object, pattern: "re.Pattern[str]") -> IncludeRefused:
@@ -189,6 +199,24 @@ def _title_of(value: Optional[str], key: str = "title-utf16") -> Optional[str]:
                          "lower-case hex" % (key, show(value, 80)))
 
 
+def _version_line(writer: str) -> str:
+    if writer == "":
+        return ""
+    if type(writer) is not str or not _VERSION_RE.match(writer):
+        raise _refused("the writer's version", writer, _VERSION_RE)
+    return VERSION_LINE % (writer, writer)
+
+
+def _writer_of(header: List[str]) -> str:
+    """The version of the pith-tex that wrote an include, from its header lines ("": none
+    named, as pith-tex 1.0.0 wrote it)."""
+    for line in header:
+        m = _VERSION_LINE_RE.match(line)
+        if m:
+            return m.group(1)
+    return ""
+
+
 def render(data: IncludeData) -> bytes:
     """The include for *data*, as bytes; raises :class:`IncludeRefused` for a bad value."""
     if type(data.year) is not int:
@@ -220,7 +248,7 @@ def render(data: IncludeData) -> bytes:
     accepted = _accepted_hex(data)
     if accepted is not None:
         lines.append("  accepted-title-utf16 = %s,\n" % accepted)
-    text = (HEADER + (TITLE_ACCEPTED if data.title_accepted else "")
+    text = (HEADER + _version_line(data.writer) + (TITLE_ACCEPTED if data.title_accepted else "")
             + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
             + render_qr(data.number))
     return text.encode("ascii")  # cannot fail: every value above is ASCII by its pattern
@@ -320,6 +348,7 @@ def parse_include(text: str) -> IncludeData:
             title=_title_of(values.get("title-utf16")),
             accepted_title=_title_of(values.get("accepted-title-utf16"),
                                      "accepted-title-utf16"),
+            writer=_writer_of(lines[:head]),
         )
         rendered = render(data)
     except IncludeRefused as e:
