@@ -91,6 +91,10 @@ class _Refused(Exception):
     """A cap was reached: the message says which."""
 
 
+class _TooCostly(_Refused):
+    """Page 1 would cost an engine more than it may spend: not to be rendered at all."""
+
+
 # --- content streams -------------------------------------------------------------------
 
 
@@ -632,7 +636,7 @@ class _Draws:
 
     @staticmethod
     def refuse() -> None:
-        raise _Refused("page 1 draws its forms more than %d times (forms that draw forms, "
+        raise _TooCostly("page 1 draws its forms more than %d times (forms that draw forms, "
                        "each many times): the engines' memory and time grow with every "
                        "draw" % MAX_DRAWS)
 
@@ -777,12 +781,13 @@ def _tree_refusals(pages: Any, found: List[str]) -> None:
 # --- the gate ----------------------------------------------------------------------------
 
 
-def refusals(data: bytes, reader: Any = None) -> List[str]:
+def refusals(data: bytes, reader: Any = None, costly: Optional[List[str]] = None) -> List[str]:
     """Why the PDF *data* reads two ways (one line each; empty: the gate passes).
 
     *reader* is a pypdf reader of *data* already open (else one is opened, quietly); a
     file pypdf cannot read at all is the caller's to report, so it gives no refusal
-    here."""
+    here.  The refusals that say page 1 is too costly to render (:data:`MAX_DRAWS`) are
+    also appended to *costly*: no engine should be asked to show it."""
     found: List[str] = []
     log = logging.getLogger("pypdf")
     quiet = reader is None and not log.disabled
@@ -808,6 +813,8 @@ def refusals(data: bytes, reader: Any = None) -> List[str]:
                     _page_refusals(page, resources, found)
             except _Refused as e:
                 found.append(str(e))
+                if costly is not None and isinstance(e, _TooCostly):
+                    costly.append(str(e))
             except RecursionError:
                 found.append("page 1's objects are nested too deeply to be read")
             except Exception as e:  # pypdf on objects that are not what they claim

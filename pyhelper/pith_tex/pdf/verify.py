@@ -54,7 +54,8 @@ from ..checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome
 from ..record.documents import PDF_MAGIC
 from ..errors import show
 from ..record.identifier import URL_BASE
-from .pageview import EngineFailed, PageOne, page_one
+from .bounded import page_one
+from .pageview import EngineFailed, PageOne
 from .meta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .links import Link, link_areas, link_texts
 from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
@@ -405,6 +406,10 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
+    from .gate import refusals
+
+    costly: List[str] = []
+    refused = tuple(refusals(data, reader, costly))
     view: Optional[PageOne] = None
     page_error = None
     links: Tuple[str, ...] = ()
@@ -419,6 +424,8 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             # Acrobat scales the page by it; PDFium and poppler draw it in points
             page_error = ("page 1 has /UserUnit %s: viewers differ in whether they scale the "
                           "page by it, so its size is not one thing" % show(str(unit), 20))
+        elif costly:  # the engines are not asked to spend without end
+            page_error = "not read by the engines, as %s" % costly[0]
         elif isinstance(xmp, str) and "could not be read" in xmp:
             # PDFium decodes the metadata stream as it opens the file, and aborts the
             # process when that takes more memory than it may have: the packet pypdf
@@ -438,10 +445,8 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
                               % " nor ".join(v.engine.replace("pdfium", "PDFium")
                                              for v in view.views))
                 view = None
-    from .gate import refusals
-
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
-                     tuple(duplicates.found), areas, tuple(refusals(data, reader)))
+                     tuple(duplicates.found), areas, refused)
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
