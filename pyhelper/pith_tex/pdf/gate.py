@@ -42,7 +42,8 @@ are read, :data:`MAX_DEPTH` levels of forms, :data:`MAX_TREE_NODES` page-tree no
 compared (past that only the nodes on the way to page 1, the ones that choose it).  Past a
 cap the answer is a refusal too: what was not read cannot be vouched for.
 
-This is a bottom module: it imports nothing from pith_tex (pypdf inside the functions).
+This is a bottom module: it imports only :mod:`pith_tex.pdf.draws` (pypdf inside the
+functions).
 """
 
 from __future__ import annotations
@@ -618,72 +619,27 @@ def _page_refusals(page: Any, resources: Any, found: List[str]) -> None:
     _count_draws(names, resources, budget)
 
 
-class _Draws:
-    """The form draws of page 1 (see :data:`MAX_DRAWS`), each form's count memoised by
-    the form and the resources its names are read in (a form without its own inherits
-    its caller's)."""
-
-    def __init__(self, budget: _Budget) -> None:
-        self.budget = budget
-        self.total = 0
-        self.memo: Dict[Tuple[Any, Any, int], int] = {}
-        self.active: Set[Tuple[Any, Any]] = set()
-
-    def add(self, n: int) -> None:
-        self.total += n
-        if self.total > MAX_DRAWS:
-            self.refuse()
-
-    @staticmethod
-    def refuse() -> None:
-        raise _TooCostly("page 1 draws its forms more than %d times (forms that draw forms, "
-                       "each many times): the engines' memory and time grow with every "
-                       "draw" % MAX_DRAWS)
-
-    def of(self, names: Dict[str, int], resources: Any) -> int:
-        """The draws of a stream drawing *names* (read in *resources*), forms' included."""
-        xobjects = _dict(_dict(resources).get("/XObject"))
-        total = 0
-        for name, n in names.items():
-            ref = xobjects.get(name)
-            form = _dict(ref)
-            inner = self.form(ref, form, resources) if form.get("/Subtype") == "/Form" else 0
-            total += n * (1 + inner)
-            if total > MAX_DRAWS:
-                self.refuse()
-        return total
-
-    def form(self, ref: Any, form: Dict[Any, Any], inherited: Any) -> int:
-        key = _key(ref)
-        if key[0] is None:
-            key = (id(form), None)
-        own = form.get("/Resources")
-        resources = own if own is not None else inherited
-        memo = (key[0], key[1], id(_dict(resources)))
-        if memo in self.memo:
-            return self.memo[memo]
-        if key in self.active:
-            return 0  # a form drawing itself: the engines stop there
-        names = self.budget.draws.get(key)
-        if names is None:  # not reached through the resources: read it now
-            names = {}
-            _scan(self.budget.data(ref.get_object()), "a form", [], resources, names)
-            self.budget.draws[key] = names
-        self.active.add(key)
-        try:
-            count = self.of(names, resources)
-        finally:
-            self.active.discard(key)
-        self.memo[memo] = count
-        return count
-
-
 def _count_draws(names: Dict[str, int], resources: Any, budget: _Budget) -> None:
     """Refuse page 1 when it draws forms more than :data:`MAX_DRAWS` times."""
-    draws = _Draws(budget)
-    draws.add(draws.of(names, resources))
-    for key, res in budget.roots:
-        draws.add(1 + draws.of(budget.draws.get(key, {}), res))
+    from .draws import Draws, TooManyDraws
+
+    def names_of(ref: Any, res: Any) -> Dict[str, int]:
+        found = budget.draws.get(_key(ref))
+        if found is None:  # not reached through the resources: read it now
+            found = {}
+            _scan(budget.data(ref.get_object()), "a form", [], res, found)
+            budget.draws[_key(ref)] = found
+        return found
+
+    try:
+        draws = Draws(names_of, MAX_DRAWS)
+        draws.add(draws.of(names, resources))
+        for key, res in budget.roots:
+            draws.add(1 + draws.of(budget.draws.get(key, {}), res))
+    except TooManyDraws:
+        raise _TooCostly("page 1 draws its forms more than %d times (forms that draw forms, "
+                         "each many times): the engines' memory and time grow with every "
+                         "draw" % MAX_DRAWS) from None
 
 
 # --- the page tree -----------------------------------------------------------------------
