@@ -592,6 +592,8 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     try:
         record = canonical.loads_strict(raw)
         why = None if type(record) is dict else "not a JSON object"
+    except canonical.LoneSurrogate as e:
+        why = "not JSON (%s)" % e.msg
     except ValueError as e:
         why = "not JSON (%s)" % e.__class__.__name__
     except RecursionError:
