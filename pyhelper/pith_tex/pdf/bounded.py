@@ -4,43 +4,48 @@ PDFium (in process through pypdfium2), zxing-cpp and the OCR read hostile bytes,
 can be built to make them spend without end (forms drawing forms, each many times: the
 structural gate refuses the known ones, :data:`pith_tex.pdf.gate.MAX_DRAWS`).  So the whole
 reading of page 1 (:func:`pith_tex.pdf.pageview.page_one`: renders, words, QR codes, the
-poppler tools it runs) happens in ``python -m pith_tex.pdf.bounded``, a child process
-that limits itself before it reads the request:
+poppler tools it runs) happens in a child process, ``python -m pith_tex.pdf.bounded``,
+which limits itself:
 
 * its address space to :data:`MEMORY` (``RLIMIT_AS``, inherited by the poppler tools);
-* its CPU time to :data:`CPU_SECONDS` (``RLIMIT_CPU``);
-* and the caller's deadline: the child and everything it started are killed there.
+* its CPU time to :data:`CPU_SECONDS` a PDF (``RLIMIT_CPU``, raised by that much before
+  each PDF);
+* and the caller's deadline: it and everything it started are killed there.
 
-The request (the PDF and the options) goes to the child's standard input, pickled; the
-:class:`~pith_tex.pdf.pageview.PageOne` comes back pickled on its standard output, read
-up to :data:`RESULT_CAP` bytes and unpickled with only pith_tex.pdf's named tuples
-allowed.  A child that stops without an answer is an :class:`EngineLimited` (could not
-check), its message saying which bound it met.
-
-One child per PDF: it costs a Python start-up (about 15 ms of CPU; the engines' imports
-move to the child, the parent no longer pays them).
+The child is started once per process that asks and reads PDF after PDF (``verify DIR``
+pays the engines' imports and their first-use costs once, as it did in process); a
+request (the PDF, the options) goes to its standard input, the
+:class:`~pith_tex.pdf.pageview.PageOne` comes back pickled on its standard output (at
+most :data:`RESULT_CAP` bytes), unpickled with only pith_tex.pdf's named tuples allowed.
+A child that stops without an answer is an :class:`EngineLimited` (could not check), its
+message saying which bound it met; the next PDF starts a new child.  So does a child
+whose peak memory passed half its limit, so that one PDF's leftovers do not shrink the
+next one's room.  The caller waits for its child at exit.
 """
 
 from __future__ import annotations
 
+import atexit
+import io
 import os
 import pickle
 import resource
-import selectors
+import select
 import signal
+import struct
 import subprocess
 import sys
-import tempfile
 import time
 from typing import Any, Optional, Pattern, Sequence, Tuple
 
 from .pageview import DPI, EngineFailed, PageOne
 
 MEMORY = 2 << 30  # bytes of address space for the child (the engines and their buffers)
-CPU_SECONDS = 60  # of CPU time for the child
+CPU_SECONDS = 60  # of CPU time for one PDF
 SECONDS = 60.0  # wall time when the caller gives no deadline
 RESULT_CAP = 256 << 20  # bytes of the pickled answer (a page's renders are tens of MB)
-_CHUNK = 1 << 16
+_LENGTH = struct.Struct("<Q")
+_REPLY = struct.Struct("<QB")  # the answer's length; 1: the child ends after it
 
 
 class EngineLimited(EngineFailed):
@@ -55,7 +60,7 @@ def _gb(n: int) -> str:
 def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
              ink: Optional[Pattern[str]] = None, meta: Sequence[str] = (),
              memory: int = MEMORY, cpu_seconds: int = CPU_SECONDS) -> PageOne:
-    """:func:`pith_tex.pdf.pageview.page_one` in a bounded child process (*deadline*: a
+    """:func:`pith_tex.pdf.pageview.page_one` in the bounded child (*deadline*: a
     ``time.monotonic()`` value, :data:`SECONDS` from now when None).  Raises
     :class:`EngineFailed` as it does, and :class:`EngineLimited` when a bound is met."""
     if deadline is None:
@@ -63,98 +68,39 @@ def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
     ceiling = resource.getrlimit(resource.RLIMIT_AS)[1]
     if ceiling != resource.RLIM_INFINITY:  # the child inherits it
         memory = min(memory, ceiling)
-    seconds = deadline - time.monotonic()
-    request = pickle.dumps((data, {"dpi": dpi, "ink": ink, "meta": tuple(meta),
-                                   "seconds": seconds}), protocol=pickle.HIGHEST_PROTOCOL)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        p for p in (root, os.environ.get("PYTHONPATH")) if p))
-    argv = [sys.executable, "-m", __name__, str(memory), str(cpu_seconds)]
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=err, env=env, start_new_session=True)
-        try:
-            answer, why = _exchange(proc, request, deadline)
-        finally:
-            _kill(proc)
-            status, usage = _reap(proc)
-    if answer and why is None:  # empty: the child died before it answered
-        return _answer(answer, memory)
-    if why == "time":
+    seconds = max(0.0, deadline - time.monotonic())
+    request = pickle.dumps((cpu_seconds, seconds, data,
+                            {"dpi": dpi, "ink": ink, "meta": tuple(meta)}),
+                           protocol=pickle.HIGHEST_PROTOCOL)
+    child = _Child.get(memory)
+    try:
+        answer = child.ask(request, deadline)
+    except TimeoutError:
+        child.stop()
         raise EngineLimited("PDFium took longer than %.0f s reading page 1; the PDF may be "
-                            "built to exhaust time" % seconds)
-    if why == "size":
+                            "built to exhaust time" % seconds) from None
+    except OverflowError:
+        child.stop()
         raise EngineLimited("the engines' answer for page 1 is larger than %d MiB"
-                            % (RESULT_CAP >> 20))
-    raise EngineLimited(_died(status, usage, memory, cpu_seconds))
+                            % (RESULT_CAP >> 20)) from None
+    except (OSError, EOFError):
+        status, usage = child.stop()
+        raise EngineLimited(_died(status, usage, memory, cpu_seconds)) from None
+    return _answer(answer, memory)
 
 
 def _died(status: int, usage: Any, memory: int, cpu_seconds: int) -> str:
-    """Why the child stopped without an answer, from its exit *status* and *usage*."""
-    cpu = usage.ru_utime + usage.ru_stime
-    if usage.ru_maxrss * 1024 >= memory // 2 or status == -signal.SIGABRT:
+    """Why the child stopped without an answer, from its exit *status* and *usage* (None:
+    not known)."""
+    rss = usage.ru_maxrss * 1024 if usage is not None else 0
+    if rss >= memory // 2 or status == -signal.SIGABRT:
         return ("PDFium used more than %s reading page 1; the PDF may be built to exhaust "
                 "memory" % _gb(memory))
-    if status in (-signal.SIGXCPU, -signal.SIGKILL) and cpu >= cpu_seconds - 1:
+    if status in (-signal.SIGXCPU, -signal.SIGKILL):
         return ("PDFium used more than %d s of CPU time reading page 1; the PDF may be "
                 "built to exhaust time" % cpu_seconds)
     return ("PDFium stopped reading page 1 (%s): it cannot show this PDF"
             % ("signal %d" % -status if status < 0 else "exit %d" % status))
-
-
-def _exchange(proc: "subprocess.Popen[bytes]", request: bytes,
-              deadline: float) -> Tuple[Optional[bytes], Optional[str]]:
-    """Write *request* to the child and read its answer: (the answer, None), or (None,
-    ``"time"`` or ``"size"``) when the deadline or :data:`RESULT_CAP` was met first."""
-    assert proc.stdin is not None and proc.stdout is not None
-    sent, view, chunks, size = 0, memoryview(request), [], 0
-    os.set_blocking(proc.stdin.fileno(), False)
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdin, selectors.EVENT_WRITE)
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        while sel.get_map():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None, "time"
-            for key, _ in sel.select(left):
-                if key.fileobj is proc.stdin:
-                    try:
-                        sent += os.write(proc.stdin.fileno(), view[sent:sent + _CHUNK])
-                    except BrokenPipeError:  # the child died: its status says why
-                        sent = len(view)
-                    except BlockingIOError:
-                        continue
-                    if sent >= len(view):
-                        sel.unregister(proc.stdin)
-                        proc.stdin.close()
-                    continue
-                chunk = os.read(proc.stdout.fileno(), _CHUNK)
-                if not chunk:
-                    sel.unregister(proc.stdout)
-                    continue
-                size += len(chunk)
-                if size > RESULT_CAP:
-                    return None, "size"
-                chunks.append(chunk)
-    return b"".join(chunks), None
-
-
-def _kill(proc: "subprocess.Popen[bytes]") -> None:
-    """End the child's process group (the poppler tools it started included)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for f in (proc.stdin, proc.stdout):
-        if f is not None and not f.closed:
-            f.close()
-
-
-def _reap(proc: "subprocess.Popen[bytes]") -> Tuple[int, Any]:
-    """The child's exit status (negative: the signal) and resource usage."""
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage
 
 
 class _Unpickler(pickle.Unpickler):
@@ -169,11 +115,9 @@ class _Unpickler(pickle.Unpickler):
 
 
 def _answer(answer: bytes, memory: int) -> PageOne:
-    import io
-
     try:
         kind, value = _Unpickler(io.BytesIO(answer)).load()
-    except Exception as e:  # a child that died half-way through its answer
+    except Exception as e:  # not what the child writes
         raise EngineLimited("the engines' answer for page 1 is not readable (%s)"
                             % type(e).__name__) from None
     if kind == "page" and isinstance(value, PageOne):
@@ -181,36 +125,156 @@ def _answer(answer: bytes, memory: int) -> PageOne:
     if kind == "memory":
         raise EngineLimited("PDFium used more than %s reading page 1; the PDF may be "
                             "built to exhaust memory" % _gb(memory))
-    raise EngineFailed(str(value))
+    if kind == "failed":
+        raise EngineFailed(str(value))
+    raise RuntimeError("reading page 1: %s" % (value,))  # a bug of ours: internal error
+
+
+# --- the caller's side -------------------------------------------------------------------
+
+
+def _read_exact(fd: int, n: int, deadline: float) -> bytes:
+    """*n* bytes from *fd*; EOFError at its end, TimeoutError at *deadline*."""
+    chunks, left = [], n
+    while left:
+        wait = deadline - time.monotonic()
+        if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+            raise TimeoutError()
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            raise EOFError()
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+class _Child:
+    """The child of this process (a forked caller starts its own)."""
+
+    current: Optional["_Child"] = None
+
+    def __init__(self, memory: int) -> None:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            p for p in (root, os.environ.get("PYTHONPATH")) if p))
+        debug = bool(os.environ.get("PITH_TEX_DEBUG"))
+        self.owner, self.memory = os.getpid(), memory
+        self.proc = subprocess.Popen([sys.executable, "-m", __name__, str(memory)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=None if debug else subprocess.DEVNULL,
+                                     env=env, start_new_session=True)
+        atexit.register(self.close)
+
+    @classmethod
+    def get(cls, memory: int) -> "_Child":
+        child = cls.current
+        if child is not None and (child.owner != os.getpid() or child.memory != memory
+                                  or child.proc.poll() is not None):
+            if child.owner == os.getpid():
+                child.stop()
+            child = None
+        if child is None:
+            child = cls.current = _Child(memory)
+        return child
+
+    def ask(self, request: bytes, deadline: float) -> bytes:
+        """Send *request*, read the answer (TimeoutError at *deadline*, OverflowError past
+        :data:`RESULT_CAP`, EOFError or OSError when the child died)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(_LENGTH.pack(len(request)) + request)
+        self.proc.stdin.flush()
+        fd = self.proc.stdout.fileno()
+        length, last = _REPLY.unpack(_read_exact(fd, _REPLY.size, deadline))
+        if length > RESULT_CAP:
+            raise OverflowError()
+        answer = _read_exact(fd, length, deadline)
+        if last:  # the child ends: the next PDF starts another
+            _Child.current = None
+            self.reap()
+        return answer
+
+    def stop(self) -> Tuple[int, Any]:
+        """Kill the child and what it started; its exit status and resource usage."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        if _Child.current is self:
+            _Child.current = None
+        return self.reap()
+
+    def reap(self) -> Tuple[int, Any]:
+        for f in (self.proc.stdin, self.proc.stdout):
+            if f is not None and not f.closed:
+                try:
+                    f.close()
+                except OSError:  # a write the dead child did not read
+                    pass
+        if self.proc.returncode is not None:  # reaped by a poll: its usage is gone
+            return self.proc.returncode, None
+        _pid, status, usage = os.wait4(self.proc.pid, 0)
+        self.proc.returncode = os.waitstatus_to_exitcode(status)
+        return self.proc.returncode, usage
+
+    def close(self) -> None:
+        """At the caller's exit: the child's standard input closed, the child waited for
+        (its time and memory count as the caller's children's)."""
+        if self.owner == os.getpid() and self.proc.returncode is None:
+            self.reap()
 
 
 # --- the child ---------------------------------------------------------------------------
 
 
-def _child(memory: int, cpu_seconds: int) -> int:
-    """Limit this process, read the request, answer it (see the module docstring)."""
-    for which, soft, hard in ((resource.RLIMIT_AS, memory, memory),
-                              (resource.RLIMIT_CPU, cpu_seconds, cpu_seconds + 1)):
-        _soft, ceiling = resource.getrlimit(which)
-        if ceiling != resource.RLIM_INFINITY:  # a lower bound already set stays
-            soft, hard = min(soft, ceiling), min(hard, ceiling)
-        resource.setrlimit(which, (soft, hard))
-    data, options = pickle.load(sys.stdin.buffer)  # the parent's own request
-    seconds = options.pop("seconds")
+def _limit(which: int, soft: int, hard: int) -> None:
+    ceiling = resource.getrlimit(which)[1]
+    if ceiling != resource.RLIM_INFINITY:  # a lower bound already set stays
+        hard = ceiling if hard == resource.RLIM_INFINITY else min(hard, ceiling)
+        soft = min(soft, hard)
+    resource.setrlimit(which, (soft, hard))
+
+
+def _read_page(cpu_seconds: int, seconds: float, data: bytes, options: Any) -> bytes:
+    """One request's answer, pickled: page 1 read with *cpu_seconds* more of CPU time."""
     from . import pageview
 
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    _limit(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + cpu_seconds + 1,
+           resource.RLIM_INFINITY)
     answer: Tuple[str, Any]
     try:
-        answer = ("page", pageview.page_one(
-            data, deadline=time.monotonic() + seconds, **options))
+        answer = ("page", pageview.page_one(data, deadline=time.monotonic() + seconds,
+                                            **options))
     except EngineFailed as e:
         answer = ("failed", str(e))
     except MemoryError:
         answer = ("memory", None)
-    sys.stdout.buffer.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
-    sys.stdout.buffer.flush()
-    return 0
+    except Exception as e:  # a bug of ours: the caller says internal error
+        answer = ("bug", "%s: %s" % (type(e).__name__, e))
+    return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _serve(memory: int) -> int:
+    """Requests (length, pickle) on standard input, answers (length, pickle) on standard
+    output, until standard input ends or this process's peak memory passed half its
+    limit."""
+    _limit(resource.RLIMIT_AS, memory, memory)
+    from . import pageview  # noqa: F401  the engines, imported once for every PDF
+
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        head = inp.read(_LENGTH.size)
+        if len(head) < _LENGTH.size:
+            return 0
+        request = pickle.loads(inp.read(_LENGTH.unpack(head)[0]))  # the caller's own
+        answer = _read_page(*request)
+        del request
+        last = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 > memory // 2
+        out.write(_REPLY.pack(len(answer), last) + answer)
+        out.flush()
+        if last:
+            return 0
 
 
 if __name__ == "__main__":
-    sys.exit(_child(int(sys.argv[1]), int(sys.argv[2])))
+    sys.exit(_serve(int(sys.argv[1])))

@@ -142,6 +142,12 @@ _REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
             "Root found at", "Possible root found at")
 
 
+#: Keys whose second value changes nothing verify decides: pith-tex reads no font with
+#: pypdf (the engines read page 1's text, each keeping the last value), so a font's
+#: /ToUnicode written twice (CJKutf8's subfonts repeat it) does not read two ways.
+_READ_BY_NO_ONE = frozenset({"/ToUnicode"})
+
+
 class _Duplicates(logging.Handler):
     """Collects pypdf's reports of a key written twice in one dictionary (pypdf keeps the
     first value, poppler and viewers the last, so such a file reads two ways) and of a
@@ -159,9 +165,12 @@ class _Duplicates(logging.Handler):
             self.repaired = True
         if len(self.found) < 16 and msg.startswith("Multiple definitions"):
             try:
-                self.found.append(record.getMessage())
+                text = record.getMessage()
             except Exception:
-                self.found.append(msg)
+                text = msg
+            if text.rsplit(" ", 1)[-1] in _READ_BY_NO_ONE:  # "... for key /ToUnicode"
+                return
+            self.found.append(text)
 
 
 @contextmanager

@@ -1,0 +1,87 @@
+"""Honest papers that verify (issue 27, item 5): a stand-in of our own for each construct of
+real templates that ``verify`` once failed, compiled with real TeX and read by the real
+engines."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, Tuple
+
+import hostile_pdfs as H
+import recorded
+import texbuild
+
+V = recorded.vectors_with_record()[0]
+N = V["number"]
+
+
+def verify(pdf: Path) -> Tuple[int, Dict[str, Any]]:
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", "--json", str(pdf)],
+                       capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r.returncode, json.loads(r.stdout)
+
+
+def checks(doc: Dict[str, Any]) -> Dict[str, Dict[str, str]]:
+    return {c["name"]: c for c in doc["files"][0]["checks"]}
+
+
+def compiled(tmp_path: Path, src: str, route: str = "pdflatex") -> Path:
+    b = texbuild.compile_tex(tmp_path, src, route, include=H.include_of(V))
+    assert b.ok, b.describe()
+    return b.pdf
+
+
+# -- a font's /ToUnicode written twice (CJKutf8's subfonts) ----------------------------------
+
+# CJKutf8 gives its subfonts a ToUnicode CMap with \pdffontattr while pdfTeX, with
+# \pdfgentounicode=1, writes its own: the font dictionary holds /ToUnicode twice.  The same
+# two mechanisms on a Latin font.
+_TWO_TOUNICODE = r"""\documentclass{article}
+\usepackage[T1]{fontenc}
+\usepackage{lmodern}
+\usepackage[qr]{pith}
+\input glyphtounicode
+\pdfgentounicode=1
+\pithnumber{%s}
+\title{A Paper on Recovery}\author{A. Author}\date{}
+\begin{document}
+\immediate\pdfobj stream {/CIDInit /ProcSet findresource begin 12 dict begin begincmap
+/CMapName /Pith-T1 def 1 begincodespacerange <00> <FF> endcodespacerange
+1 beginbfrange <20> <7E> <0020> endbfrange endcmap
+CMapName currentdict /CMap defineresource pop end end}
+\pdffontattr\font{/ToUnicode \the\pdflastobj\space 0 R}
+\maketitle
+Some text of the paper.
+\end{document}
+"""
+
+
+def test_a_font_with_to_unicode_twice_verifies(tmp_path):
+    pdf = compiled(tmp_path, _TWO_TOUNICODE % N)
+    import logging
+
+    from pypdf import PdfReader
+
+    seen = []
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    log = logging.getLogger("pypdf")
+    handler = Catch()
+    log.addHandler(handler)
+    try:
+        reader = PdfReader(str(pdf))
+        for font in reader.pages[0]["/Resources"]["/Font"].values():
+            font.get_object()
+    finally:
+        log.removeHandler(handler)
+    assert any("for key /ToUnicode" in m for m in seen), seen  # the key is there twice
+    code, doc = verify(pdf)
+    assert code == 0, checks(doc)
+    assert checks(doc)["pdf"]["status"] == "ok"
