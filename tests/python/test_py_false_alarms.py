@@ -85,3 +85,38 @@ def test_a_font_with_to_unicode_twice_verifies(tmp_path):
     code, doc = verify(pdf)
     assert code == 0, checks(doc)
     assert checks(doc)["pdf"]["status"] == "ok"
+
+
+# -- a symbol zxing-cpp finds but cannot decode, in a paper that asked for no code --------------
+
+def _finder_figure(n: int = 29, module_mm: float = 1.2) -> str:
+    """A picture of a QR code's three finder patterns and timing rows with no data: what
+    zxing-cpp takes for a QR symbol it cannot decode (as it does text in some templates)."""
+    def black(r: int, c: int) -> bool:
+        for r0, c0 in ((0, 0), (0, n - 7), (n - 7, 0)):
+            y, x = r - r0, c - c0
+            if 0 <= y < 7 and 0 <= x < 7:
+                return max(abs(y - 3), abs(x - 3)) != 2
+        return (r == 6 or c == 6) and (r + c) % 2 == 0 and 7 < max(r, c) < n - 7
+    puts = "".join("\\put(%d,%d){\\rule{1\\unitlength}{1\\unitlength}}" % (c, n - 1 - r)
+                   for r in range(n) for c in range(n) if black(r, c))
+    return ("\\begin{center}\\setlength{\\unitlength}{%gmm}\\begin{picture}(%d,%d)%s"
+            "\\end{picture}\\end{center}" % (module_mm, n, n, puts))
+
+
+def test_an_undecodable_symbol_without_the_qr_option_verifies(tmp_path):
+    from pith_tex.pdf.pageview import page_one
+
+    src = H.source(N, route_opts="").replace("Some text of the paper.",
+                                             "Some text of the paper.\n" + _finder_figure())
+    pdf = compiled(tmp_path, src)
+    page = page_one(pdf.read_bytes())
+    assert any(v.unreadable for v in page.views) and not any(v.codes for v in page.views)
+    code, doc = verify(pdf)
+    assert code == 0, checks(doc)
+    assert checks(doc)["qr"]["status"] == "ok", checks(doc)["qr"]
+
+
+def test_a_paper_without_the_qr_option_gets_no_qr_warning(tmp_path):
+    code, doc = verify(compiled(tmp_path, H.source(N, route_opts="")))
+    assert code == 0 and checks(doc)["qr"]["status"] == "ok", checks(doc)["qr"]
