@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
+import pytest
+
 import hostile_pdfs as H
 import recorded
 import texbuild
@@ -120,3 +122,39 @@ def test_an_undecodable_symbol_without_the_qr_option_verifies(tmp_path):
 def test_a_paper_without_the_qr_option_gets_no_qr_warning(tmp_path):
     code, doc = verify(compiled(tmp_path, H.source(N, route_opts="")))
     assert code == 0 and checks(doc)["qr"]["status"] == "ok", checks(doc)["qr"]
+
+
+# -- beamer: a title frame too full for the badge at its size ---------------------------------
+
+# TeX Live's conference-talk example, its institutes lengthened until the title page leaves
+# no room: pith.sty sets the badge alone at about 4 pt (the warning beamer-fit), turned in
+# the frame's margin when even that does not fit.  At 150 dpi poppler draws a 4 pt colon
+# in greys of 120 to 175, which were once "no ink": verify said the viewers disagree.
+_FULL_FRAME = r"""\documentclass{beamer}
+\usepackage[qr]{pith}
+\pithnumber{%s}
+\title[Short]{A Long Title of a Conference Talk That Takes Two Lines on the Slide}
+\subtitle{With a Subtitle That Is Also Quite Long}
+\author[Author, Another]{F.~Author\inst{1} \and S.~Another\inst{2} \and T.~Third\inst{1}
+  \and F.~Fourth\inst{2}}
+\institute[Universities]{\inst{1}Department of Computer Science\\University of Somewhere
+  \and \inst{2}Department of Theoretical Philosophy\\University of Elsewhere
+  \\Faculty of One Thing\\Faculty of Another Thing\\Faculty of a Third Thing
+  \\Faculty of a Fourth Thing\\Faculty of a Fifth Thing}
+\date[CFP 2003]{Conference on Fabulous Presentations, 2003}
+\begin{document}
+\begin{frame}
+  \titlepage
+\end{frame}
+\end{document}
+"""
+
+
+@pytest.mark.parametrize("route", ["xelatex", "dvips"])
+def test_a_small_badge_on_a_full_beamer_title_frame_verifies(tmp_path, route):
+    b = texbuild.compile_tex(tmp_path, _FULL_FRAME % N, route, include=H.include_of(V))
+    assert b.ok, b.describe()
+    assert "The title frame is full" in b.log, b.log[-2000:]
+    code, doc = verify(b.pdf)
+    badge = checks(doc)["badge"]
+    assert code == 0 and badge["status"] == "ok", badge
