@@ -86,6 +86,9 @@ def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
     except (OSError, EOFError):
         status, usage = child.stop()
         raise EngineLimited(_died(status, usage, memory, cpu_seconds)) from None
+    except BaseException:  # Ctrl-C: the child goes with the command
+        child.stop()
+        raise
     return _answer(answer, memory)
 
 
@@ -218,9 +221,15 @@ class _Child:
 
     def close(self) -> None:
         """At the caller's exit: the child's standard input closed, the child waited for
-        (its time and memory count as the caller's children's)."""
-        if self.owner == os.getpid() and self.proc.returncode is None:
-            self.reap()
+        (its time and memory count as the caller's children's); killed when it is still
+        reading a PDF (the caller was interrupted)."""
+        if self.owner != os.getpid() or self.proc.returncode is not None:
+            return
+        try:
+            self.proc.stdin.close()  # type: ignore[union-attr]
+            self.proc.wait(2)
+        except (OSError, subprocess.TimeoutExpired):
+            self.stop()
 
 
 # --- the child ---------------------------------------------------------------------------
