@@ -361,11 +361,13 @@ def _inline_image(data: bytes, start: int, entries: Dict[str, Any], where: str,
 
 
 # What the scan of a content stream stops at: a string, a comment, a hex string or a
-# dictionary's ``<<``, and the operator ``BI`` (not a name ``/BI``, not inside a longer
-# token); everything else is skipped at the regular expression's speed.
+# dictionary's ``<<``, the operator ``BI`` (not a name ``/BI``, not inside a longer
+# token), and a name followed by the operator ``Do`` (white space and comments between:
+# the name is group 1); everything else is skipped at the regular expression's speed.
 _STOP_RE = re.compile(rb"\(|%|<<?|(?<![^\x00\t\n\x0c\r ()<>\[\]{}])BI"
-                      rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])|" + rb"/([^\x00\t\n\x0c\r ()<>\[\]{}/%]*)"
-                      rb"(?:[\x00\t\n\x0c\r ]|%[^\r\n]*[\r\n])*Do(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+                      rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
+                      rb"|/([^\x00\t\n\x0c\r ()<>\[\]{}/%]*)(?:[\x00\t\n\x0c\r ]|%[^\r\n]*[\r\n])*"
+                      rb"Do(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
 _NAME_ESCAPE_RE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _PAREN_RE = re.compile(rb"[\\()]")
 _BI_RE = re.compile(rb"(?<![^\x00\t\n\x0c\r ()<>\[\]{}])BI"
