@@ -104,6 +104,8 @@ def test_pdfium_is_stopped_at_the_memory_bound():
         bounded.page_one(fan_out(7), memory=GB // 2)
     assert str(e.value) == ("PDFium used more than 0.5 GB reading page 1; the PDF may be "
                             "built to exhaust memory")
+    # the next PDF gets a new child
+    assert bounded.page_one(fan_out(1), memory=GB // 2).views[0].engine == "pdfium"
 
 
 def test_pdfium_is_stopped_at_the_cpu_bound():
