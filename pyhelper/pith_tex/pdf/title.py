@@ -24,7 +24,8 @@ import re
 from typing import Callable, List, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
-from .pageview import EngineFailed, PageOne, View, Word, page_one
+from .bounded import page_one
+from .pageview import EngineFailed, PageOne, View, Word
 from ..record.canonical import canon_sha256
 from ..title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, Comparison, compare,
                              contains, shown)

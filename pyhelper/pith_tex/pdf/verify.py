@@ -58,7 +58,8 @@ from ..checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome
 from ..record.documents import PDF_MAGIC
 from ..errors import show
 from ..record.identifier import URL_BASE
-from .pageview import EngineFailed, PageOne, page_one
+from .bounded import page_one
+from .pageview import EngineFailed, PageOne
 from .meta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .links import Link, link_areas, link_texts
 from .printed import Facts, facts, print_check
@@ -148,6 +149,12 @@ _REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
             "Root found at", "Possible root found at")
 
 
+#: Keys whose second value changes nothing verify decides: pith-tex reads no font with
+#: pypdf (the engines read page 1's text, each keeping the last value), so a font's
+#: /ToUnicode written twice (CJKutf8's subfonts repeat it) does not read two ways.
+_READ_BY_NO_ONE = frozenset({"/ToUnicode"})
+
+
 class _Duplicates(logging.Handler):
     """Collects pypdf's reports of a key written twice in one dictionary (pypdf keeps the
     first value, poppler and viewers the last, so such a file reads two ways) and of a
@@ -165,9 +172,12 @@ class _Duplicates(logging.Handler):
             self.repaired = True
         if len(self.found) < 16 and msg.startswith("Multiple definitions"):
             try:
-                self.found.append(record.getMessage())
+                text = record.getMessage()
             except Exception:
-                self.found.append(msg)
+                text = msg
+            if text.rsplit(" ", 1)[-1] in _READ_BY_NO_ONE:  # "... for key /ToUnicode"
+                return
+            self.found.append(text)
 
 
 @contextmanager
@@ -412,6 +422,10 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
+    from .gate import refusals
+
+    costly: List[str] = []
+    refused = tuple(refusals(data, reader, costly))
     view: Optional[PageOne] = None
     page_error = None
     links: Tuple[str, ...] = ()
@@ -426,6 +440,8 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             # Acrobat scales the page by it; PDFium and poppler draw it in points
             page_error = ("page 1 has /UserUnit %s: viewers differ in whether they scale the "
                           "page by it, so its size is not one thing" % show(str(unit), 20))
+        elif costly:  # the engines are not asked to spend without end
+            page_error = "not read by the engines, as %s" % costly[0]
         elif isinstance(xmp, str) and "could not be read" in xmp:
             # PDFium decodes the metadata stream as it opens the file, and aborts the
             # process when that takes more memory than it may have: the packet pypdf
@@ -445,10 +461,8 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
                               % " nor ".join(v.engine.replace("pdfium", "PDFium")
                                              for v in view.views))
                 view = None
-    from .gate import refusals
-
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
-                     tuple(duplicates.found), areas, tuple(refusals(data, reader)),
+                     tuple(duplicates.found), areas, refused,
                      None if view is None else facts(page))
 
 
@@ -595,6 +609,8 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     try:
         record = canonical.loads_strict(raw)
         why = None if type(record) is dict else "not a JSON object"
+    except canonical.LoneSurrogate as e:
+        why = "not JSON (%s)" % e.msg
     except ValueError as e:
         why = "not JSON (%s)" % e.__class__.__name__
     except RecursionError:
