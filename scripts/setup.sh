@@ -16,6 +16,7 @@ PACKAGES=(
   latexmk  # the README's compile route and the CTAN manual's one build command
   latexml  # arXiv's HTML view: pith-tex check's html line and its tests
   valgrind  # make bench: instruction counts (deterministic compile cost)
+  nodejs  # the tests' pdf.js oracle (tests/pdfjs; pdfjs-dist 5 needs node >= 20.19)
 )
 
 missing=()
@@ -49,4 +50,14 @@ if ! .venv/bin/python -c "import sys" 2>/dev/null; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
+
+# pdf.js (Firefox's PDF engine) for the tests only: pdfjs-dist and @napi-rs/canvas at the
+# versions of tests/pdfjs/package-lock.json, in tests/pdfjs/node_modules (git-ignored).
+if ! command -v npm >/dev/null; then  # Debian packages npm apart from nodejs
+  [ "$(id -u)" = 0 ] && apt-get install -y -qq --no-install-recommends npm >/dev/null \
+    || sudo apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
+if ! (cd tests/pdfjs && npm ls --silent >/dev/null 2>&1); then
+  (cd tests/pdfjs && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
 echo "setup.sh: ready; pith-tex is .venv/bin/pith-tex (make example, make test use it)"

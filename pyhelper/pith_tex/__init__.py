@@ -24,7 +24,7 @@ Outcome), ``safeio`` (regular files, capped reads), ``atomic`` (file replacement
 #: The one version of pith-tex and of the pith.sty it ships (pith.sty's \ProvidesExplPackage
 #: says the same; tests/python/test_py_version.py enforces it, scripts/set-version.sh
 #: changes both).  Used by ``--version``, the HTTP User-Agent and the wheel's metadata.
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 #: The include file ``fetch`` writes by default (:mod:`pith_tex.include.include`).  Defined here,
 #: not in ``include``, so that the click command line shows it without importing

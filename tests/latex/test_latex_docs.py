@@ -120,4 +120,4 @@ def test_manual_toc_is_right_no_overfull_and_commands_copy_as_typed(tmp_path: Pa
     # Typewriter text copies as typed: -- stays two hyphens, quotes stay straight.
     assert re.search(r"pith-tex check\s+--tarball upload\.tar\.gz", flow), flow
     assert not re.search(r"\u2013[a-z]", flow), re.findall(r".{20}\u2013[a-z].{10}", flow)
-    assert "'FlashRecovery'" in flow and "`pith-tex fetch`" in flow
+    assert "'FlashRecovery: Fast" in flow and "`pith-tex fetch`" in flow

@@ -184,14 +184,17 @@ def test_check_html_warns_on_the_authors_own_pith_named_macro(tmp_path: Path) ->
 
 def test_check_html_names_the_fatal_error_that_cut_the_page_short(tmp_path: Path) -> None:
     """A fatal LaTeXML error before the title (here LaTeXML 0.8.7 dies on a text inside
-    \\lxWithClass in an \\mbox) leaves a page without the badge: the FAIL says LaTeXML
-    stopped and why, not only that no link was found."""
+    \\lxWithClass in an \\mbox, the author's) leaves a page without the badge: the
+    HTML view's problem, not the PDF's and not pith's: a WARN that says LaTeXML stopped,
+    where and on what (issue 28: before, a FAIL)."""
     d = paper(tmp_path / "p")
     main = d / "main.tex"
     main.write_text(main.read_text().replace("\\maketitle", "\\mbox{\\lxWithClass{a}{x}}\\maketitle"))
+    line = main.read_text().split("\n").index("\\mbox{\\lxWithClass{a}{x}}\\maketitle") + 1
     c = check_html(str(d), "main.tex", NUM)
-    assert c.status == "fail", c
-    assert "LaTeXML stopped: Fatal:" in c.detail, c
+    assert c.status == "warn", c
+    assert "LaTeXML stopped before it, on nothing of pith's: Fatal:" in c.detail, c
+    assert "(at main.tex; line %d, in \\lxWithClass in \\mbox)" % line in c.detail, c
 
 
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])

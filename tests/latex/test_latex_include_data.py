@@ -58,7 +58,7 @@ CASES = {
     "input": (GOOD + "\\input{pwned-input}\n", len(LINES)),
     "def": _insert(0, r"\gdef\pithbadge{}\def\pithnumber#1{}"),
     "second-record": (GOOD + GOOD.split("\\pithqrcode")[0].replace(NUM, OTHER),
-                      len(LINES) + 2),
+                      len(LINES) + GOOD[:GOOD.index("\\pithrecord")].count("\n")),
 }
 # Written beside the include: what its \input line would run.
 INPUT_FILE = payload("input") + "\n\\endinput\n"
@@ -137,7 +137,8 @@ def test_the_log_names_the_include(tmp_path: Path, options: str, include: str | 
 
 @pytest.mark.parametrize("text,message", [
     ("% only a comment\n\n", "has no \\pithrecord{2}{ block"),
-    (GOOD[:GOOD.index("}\n\\pithqrcode")], "ends inside the \\pithrecord block (begun at line 3)"),
+    (GOOD[:GOOD.index("}\n\\pithqrcode")], "ends inside the \\pithrecord block (begun at line %d)"
+     % (GOOD[:GOOD.index("\\pithrecord")].count("\n") + 1)),
     (GOOD[:GOOD.rindex("}")], "ends inside the \\pithqrcode block (begun at line"),
 ], ids=["no-record", "open-record", "open-qr"])
 def test_a_cut_include_is_an_error(tmp_path: Path, text: str, message: str) -> None:

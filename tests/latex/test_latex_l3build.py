@@ -81,6 +81,7 @@ def test_l3build_covers_every_message() -> None:
         "short-form": "is a short form",
         "number-twice": "used twice with different numbers",
         "include-format": "which this",
+        "include-newer": "which is newer than this pith.sty",
         "include-unknown-key": "Unknown key '",
         "include-duplicate-key": "given twice in include",
         "include-bad-value": "has the invalid value",

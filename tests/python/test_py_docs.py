@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from typing import Dict, Iterator, List, Set, Tuple
 
@@ -99,7 +100,9 @@ def test_the_link_checker_sees_a_broken_link(tmp_path: Path) -> None:
 
 # --- command lines -----------------------------------------------------------------
 
-DOCS_WITH_COMMANDS = ["README.md", "README-PyPI.md", "docs/cli.md", "examples/mirror/README.md"]
+DOCS_WITH_COMMANDS = ["README.md", "README-PyPI.md", "examples/mirror/README.md",
+                      "latex/README-CTAN.md"] + sorted(
+    str(f.relative_to(ROOT)) for f in (ROOT / "docs").glob("*.md"))
 
 
 def _command_lines(text: str) -> Iterator[str]:
@@ -305,3 +308,178 @@ def test_development_md_names_every_module() -> None:
                     if f.name != "__init__.py" and not re.search(
                         r"\b%s\b" % re.escape(f.name), drawn[name])]
     assert not missing, missing
+
+
+# --- the documented steps, run as written ------------------------------------------
+# Each block runs in bash exactly as the reader copies it, with `pith-tex` on PATH (a shim
+# for this interpreter), HOME in the test's directory, and the network replaced by the
+# example mirror ($PITH_RESOLVER, which fetch reads when no --resolver is given).
+
+MIRROR = ROOT / "examples" / "mirror"
+EXAMPLE_TITLE = ("FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale "
+                 "Training of LLMs")
+#: An author's own small IEEEtran paper with a citation (BibTeX) and a figure PDF.
+IEEE_PAPER = r"""\documentclass[conference]{IEEEtran}
+\usepackage{graphicx}
+\usepackage{pith}
+\pithnumber{O6TNNA4XHFGPSALGBT7UWDA2Z3}
+\begin{document}
+\title{%s}
+\author{\IEEEauthorblockN{A. Author}\IEEEauthorblockA{Some University}}
+\maketitle
+\begin{abstract}
+A short abstract.
+\end{abstract}
+\section{Introduction}
+Checkpoints help~\cite{young}.
+\begin{figure}[t]\centering\includegraphics[width=2cm]{fig}\caption{A figure.}\end{figure}
+\bibliographystyle{IEEEtran}
+\bibliography{refs}
+\end{document}
+""" % EXAMPLE_TITLE
+BIB = """@article{young,
+  author = {J. W. Young}, title = {A first order approximation to the optimum checkpoint
+  interval}, journal = {Commun. ACM}, volume = {17}, number = {9}, pages = {530--531},
+  year = {1974}}
+"""
+FIGURE = "\\documentclass{standalone}\\begin{document}A figure\\end{document}\n"
+
+
+def _environment(tmp_path: Path) -> Dict[str, str]:
+    shim = tmp_path / "bin"
+    shim.mkdir(exist_ok=True)
+    (shim / "pith-tex").write_text('#!/bin/sh\nexec "%s" -m pith_tex "$@"\n' % sys.executable)
+    (shim / "pith-tex").chmod(0o755)
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return {"PATH": "%s:/usr/local/bin:/usr/bin:/bin" % shim, "HOME": str(home),
+            "PYTHONPATH": ":".join(sys.path), "PITH_RESOLVER": str(MIRROR),
+            "PITH_TEX_CACHE_DIR": str(tmp_path / "cache"), "LC_ALL": "C.UTF-8"}
+
+
+def _bash(script: str, cwd: Path, env: Dict[str, str]) -> "subprocess.CompletedProcess[str]":
+    return subprocess.run(["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=900, stdin=subprocess.DEVNULL)
+
+
+def _shown(block: str) -> List[Tuple[str, str]]:
+    """The ``STATUS name`` pairs of the report lines a console block shows."""
+    return re.findall(r"^(OK|WARN|FAIL|ERROR) +(\S+)", block, re.M)
+
+
+def _console(block: str, cwd: Path, env: Dict[str, str]) -> None:
+    """Run each ``$ `` line of a console block; every report line shown under it must be
+    in the real output with that status."""
+    parts = re.split(r"^\$ (.*)$", block, flags=re.M)
+    for command, shown in zip(parts[1::2], parts[2::2]):
+        r = _bash(command, cwd, env)
+        assert r.returncode == 0, (command, r.stdout[-3000:], r.stderr[-3000:])
+        real = set(_shown(r.stdout))
+        assert set(_shown(shown)) <= real, (command, set(_shown(shown)) - real, r.stdout)
+
+
+def test_the_manual_quick_start_runs_as_written(tmp_path: Path) -> None:
+    section = MANUAL[MANUAL.index("\\section{Quick start}"):MANUAL.index("\\section{Options}")]
+    source, console = re.findall(r"\\begin\{verbatim\}\n(.*?)\\end\{verbatim\}", section,
+                                 re.S)[:2]
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "main.tex").write_text(source, encoding="utf-8")
+    _console(console, paper, _environment(tmp_path))
+    assert (paper / "upload.tar.gz").is_file()
+
+
+def test_the_readme_three_steps_run_as_written(tmp_path: Path) -> None:
+    steps = README[README.index("## Three steps"):README.index("### Offline")]
+    source = re.search(r"```latex\n(.*?)```", steps, re.S).group(1)
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "main.tex").write_text(source, encoding="utf-8")
+    env = _environment(tmp_path)
+    fetch, check = re.findall(r"```console\n(.*?)```", steps, re.S)
+    _console(fetch, paper, env)
+    compile_ = re.search(r"or `(latexmk -pdf main\.tex)`, which runs BibTeX", steps).group(1)
+    r = _bash(compile_, paper, env)
+    assert r.returncode == 0, r.stdout[-3000:]
+    _console(check, paper, env)
+    # `pith-tex verify .`, an example of verify's own help, in a paper directory that also
+    # holds a figure PDF: the figure is listed as carrying no Pith Number, exit 0.
+    assert "pith-tex verify .  " in subprocess.run(
+        [sys.executable, "-m", "pith_tex", "verify", "--help"], capture_output=True,
+        text=True, env=env, timeout=60).stdout
+    (paper / "fig.tex").write_text(FIGURE, encoding="utf-8")
+    assert _bash("pdflatex -interaction=nonstopmode fig.tex", paper, env).returncode == 0
+    r = _bash("pith-tex verify .", paper, env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"^--    \./fig\.pdf  no Pith Number", r.stdout, re.M), r.stdout
+    assert re.search(r"^(OK|WARN) +\./main\.pdf  ", r.stdout, re.M), r.stdout
+    assert "2 verified, 0 failed, 0 could not be checked" in r.stdout
+
+
+def _ieee_paper(where: Path, env: Dict[str, str]) -> None:
+    where.mkdir(parents=True)
+    (where / "main.tex").write_text(IEEE_PAPER, encoding="utf-8")
+    (where / "refs.bib").write_text(BIB, encoding="utf-8")
+    (where / "fig.tex").write_text(FIGURE, encoding="utf-8")
+    r = _bash("pdflatex -interaction=nonstopmode fig.tex && rm fig.tex fig.aux fig.log",
+              where, env)
+    assert r.returncode == 0, r.stdout[-2000:]
+
+
+def test_the_readme_offline_first_try_runs_as_written(tmp_path: Path) -> None:
+    """A new author's own IEEEtran paper (BibTeX, a figure) through the README's offline
+    route, from the top of the sources to a ready tarball and a verified PDF."""
+    section = README[README.index("### Offline"):README.index("## Questions")]
+    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    env = _environment(tmp_path)
+    del env["PITH_RESOLVER"]  # the block names its mirror
+    sources = tmp_path / "pith-tex"
+    shutil.copytree(ROOT / "examples", sources / "examples")
+    _ieee_paper(Path(env["HOME"]) / "my-paper", env)
+    r = _bash(block, sources, env)
+    assert r.returncode == 0, (r.stdout[-4000:], r.stderr[-3000:])
+    assert "ready for arXiv" in r.stdout and r.stdout.rstrip().endswith("checked (unsigned)")
+    with tarfile.open(Path(env["HOME"]) / "my-paper" / "upload.tar.gz") as tar:
+        assert {"main.tex", "main.bbl", "fig.pdf", "pith.sty",
+                "pith-number.tex"} <= set(tar.getnames())
+
+
+def test_the_pypi_three_steps_run_as_written(tmp_path: Path) -> None:
+    page = _read("README-PyPI.md")
+    steps = page[page.index("## Three steps"):page.index("## Documentation")]
+    block = re.search(r"```sh\n(.*?)```", steps, re.S).group(1)
+    assert "bibtex" in steps.lower()
+    env = _environment(tmp_path)
+    paper = tmp_path / "paper"
+    _ieee_paper(paper, env)
+    r = _bash(block, paper, env)
+    assert r.returncode == 0, (r.stdout[-4000:], r.stderr[-3000:])
+    later = re.search(r"check the PDF offline: `(pith-tex verify main\.pdf)`", steps).group(1)
+    r = _bash(later, paper, env)
+    assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-2000:])
+
+
+def test_the_readme_install_without_pipx_runs_as_written(tmp_path: Path) -> None:
+    """The README's install without pipx, verbatim, in a copy of the sources with HOME in
+    the test's directory: a venv, pith-tex installed into it from the sources (as an
+    author does, from the package index pip is set up with), and `pith-tex --help` found
+    on PATH afterwards in the same shell."""
+    install = README[README.index("## Install"):README.index("## Three steps")]
+    blocks = re.findall(r"```sh\n(.*?)```", install, re.S)
+    (block,) = [b for b in blocks if "python3 -m venv" in b]
+    src = tmp_path / "pith-tex"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "README-PyPI.md", "LICENSE", "LICENSE.LPPL"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "pyhelper", src / "pyhelper", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    (src / "latex").mkdir()
+    for name in ("pith.sty", "pith.sty.ltxml"):
+        shutil.copy(ROOT / "latex" / name, src / "latex" / name)
+    env = _environment(tmp_path)
+    env["PATH"] = "/usr/local/bin:/usr/bin:/bin"  # no pith-tex before the install
+    env.pop("PYTHONPATH")
+    r = _bash(block, src, env)
+    assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
+    assert "Usage: pith-tex" in r.stdout and "fetch" in r.stdout, r.stdout[-2000:]
+    assert (Path(env["HOME"]) / ".pith" / "bin" / "pith-tex").is_file()

@@ -16,6 +16,7 @@ OCR must read pith.sty's own badges.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -188,13 +189,15 @@ def test_an_honest_badge_is_read_from_its_pixels(tmp_path, k, case):
     assert code == 0 and badge_status(doc) == "ok", json.dumps(doc, indent=1)[:3000]
 
 
-def test_no_ocr_means_could_not_check_with_the_install_command(honest):
-    # the OCR package blocked in the child: verify cannot read the badge's pixels
-    code = ("import sys, runpy; sys.modules['rapidocr_onnxruntime'] = None; "
-            "sys.argv = ['pith-tex', 'verify', %r]; runpy.run_module('pith_tex', "
-            "run_name='__main__')" % str(honest))
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=180)
+def test_no_ocr_means_could_not_check_with_the_install_command(honest, tmp_path):
+    # an rapidocr_onnxruntime without its model first on the path (page 1 is read in a
+    # child process, which inherits it): verify cannot read the badge's pixels
+    (tmp_path / "rapidocr_onnxruntime").mkdir()
+    (tmp_path / "rapidocr_onnxruntime" / "__init__.py").write_text("")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(tmp_path), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", str(honest)],
+                       capture_output=True, text=True, timeout=180, env=env)
     assert r.returncode == 3, r.stdout + r.stderr
     assert "pip install 'rapidocr_onnxruntime" in r.stdout, r.stdout
     assert "Traceback" not in r.stderr, r.stderr

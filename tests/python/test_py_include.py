@@ -31,6 +31,7 @@ CAT = rb"[a-z-]{1,20}(\.[A-Za-z-]{1,20})?"
 STRICT = re.compile(
     rb"% pith-number\.tex: written by `pith-tex fetch` after verifying the record\.\n"
     rb"% Do not edit: run `pith-tex fetch` again instead\.\n"
+    rb"(% pith-tex ([0-9]+\.[0-9]+\.[0-9]+) wrote it; it needs pith\.sty \2 or newer\.\n)?"
     rb"(% title accepted: the paper's title differs from the record's "
     rb"\(pith-tex fetch --accept-title\)\n)?"
     rb"\\pithrecord\{2\}\{\n"
@@ -47,6 +48,8 @@ STRICT = re.compile(
     rb"  abstract-sha256 = [0-9a-f]{64},\n"
     rb"  signature = (absent|verified,\n  key-id = [a-z0-9-]{1,64},\n"
     rb"  signature-hex = [0-9a-f]{128}),\n"
+    rb"(  title-utf16 = feff([0-9a-f]{4}){1,1000},\n)?"
+    rb"(  accepted-title-utf16 = feff([0-9a-f]{4}){1,1000},\n)?"
     rb"\}\n"
     rb"\\pithqrcode\{(?P<size>[0-9]+)\}\{\n(  [01]+\n)+\}\n\Z")
 
@@ -329,7 +332,7 @@ def test_mode_is_0644_minus_umask_never_the_old_one(tmp_path, old_mode):
     (lambda t: t.replace("2509.03047", "25O9.03047"), "source.id"),
     (lambda t: t.replace("\\pithrecord", "\\pithnumber"), "no \\pithrecord"),
     (lambda t: t.split("}\n")[0], "never closed"),
-    (lambda t: t.replace("year = 2025,", "year = 2025"), "line 5"),
+    (lambda t: t.replace("year = 2025,", "year = 2025"), "line 6"),
     (lambda t: t.replace("  cross-cats = cs.AI,\n", ""), "no cross-cats key"),
     (lambda t: t.replace("cross-cats = cs.AI", "cross-cats = cs.AI "), "bad include: cross-cats"),
     (lambda t: t.replace("primary-cat = cs.DC", "primary-cat = cs.DC~"), "bad include: primary-cat"),
@@ -382,6 +385,28 @@ def test_an_accepted_title_is_said_in_the_include_and_read_back():
     assert strict(out) and b"% title accepted:" in out
     assert parse_include(out.decode("ascii")).title_accepted is True
     assert parse_include(render(GOOD).decode("ascii")).title_accepted is False
+
+
+def test_the_accepted_title_rides_in_the_include_after_the_records():
+    new = "Recovering Large Training Jobs in Seconds \\emph{fast}"
+    out = render(GOOD._replace(title=V["title"], title_accepted=True, accepted_title=new))
+    assert strict(out), out
+    line = "  accepted-title-utf16 = feff%s,\n" % new.encode("utf-16-be").hex()
+    assert line.encode("ascii") in out and out.index(line.encode()) > out.index(b"title-utf16")
+    back = parse_include(out.decode("ascii"))
+    assert back.accepted_title == new and back.title == V["title"] and back.title_accepted
+    assert parse_include(render(GOOD).decode("ascii")).accepted_title is None
+
+
+@pytest.mark.parametrize("data", [
+    GOOD._replace(accepted_title="A new title"),  # without the note
+    GOOD._replace(title_accepted=True, accepted_title=V["title"]),  # the record's own
+    GOOD._replace(title_accepted=True, accepted_title=""),
+    GOOD._replace(title_accepted=True, accepted_title="x" * 1001),
+])
+def test_an_accepted_title_that_cannot_be_one_is_refused(data):
+    with pytest.raises(IncludeRefused):
+        render(data)
 
 
 def test_the_records_title_rides_in_the_include_as_utf16_hex():

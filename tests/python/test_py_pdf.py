@@ -39,14 +39,14 @@ SIGNED_ELSEWHERE = [v for v in recorded.load_vectors()
                     if v.get("signature_b64") and v.get("canonical_hash")]
 
 # (issue 9) canonical: PithRecord byte-canonical; info: one value per key in every Info
-# dictionary; qr: these papers draw no QR code, which is said (a warning), not an OK;
+# dictionary; qr: these papers draw no QR code, and the author asked for none: an OK;
 # badge: shown and, without hyperref too, a link to its Pith page (issue 8).
 UNSIGNED_CHECKS = {"pdf": OK, "canonical": OK, "record": OK, "hash": OK, "derivation": OK,
                    "year": OK, "signature": OK, "url": OK, "arxiv": OK, "state": OK,
-                   "info": OK, "viewers": OK, "badge": OK, "qr": WARN, "pith-title": OK,
-                   "title": OK}
+                   "info": OK, "viewers": OK, "badge": OK, "qr": OK, "print": OK,
+                   "pith-title": OK, "title": OK}
 ORDER = ["pdf", "canonical", "record", "hash", "derivation", "year", "signature", "url",
-         "arxiv", "state", "info", "viewers", "badge", "qr", "pith-title", "title"]
+         "arxiv", "state", "info", "viewers", "badge", "qr", "print", "pith-title", "title"]
 
 
 def _console_script() -> str:
@@ -503,13 +503,12 @@ def test_pdf_by_another_name_and_mixed_paths(papers, tmp_path, mirror):
     stripped = altered(pdf, tmp_path / "stripped.pdf", lambda m: m.pop("/PithRecord"))
     r = cli("verify", rec, pdf, renamed, tex)
     assert r.returncode == 0, r.stdout + r.stderr
-    # unsigned is the state checked, an OK in every command (docs/verification.md): the
-    # first warning left on these PDFs is the QR code they do not draw
-    no_qr = "qr: page 1 has no QR code drawn by pith.sty (the qr option): no QR code was checked"
+    # unsigned is the state checked, an OK in every command (docs/verification.md); the
+    # QR code these PDFs do not draw was not asked for (no warning, issue 28)
     assert r.stdout.splitlines() == [
         "OK    %s  %s" % (rec, N),
-        "WARN  %s  %s" % (pdf, no_qr),
-        "WARN  %s  %s" % (renamed, no_qr),
+        "OK    %s  %s" % (pdf, N),
+        "OK    %s  %s" % (renamed, N),
         "OK    %s  %s" % (tex, N),
         "4 files: 4 verified, 0 failed, 0 could not be checked"]
     r = cli("verify", rec, pdf, stripped)

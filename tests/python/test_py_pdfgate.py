@@ -364,3 +364,49 @@ _PIECES = [b"BI", b"ID", b"EI", b" ", b"\n", b"%", b"(", b")", b"\\", b"<", b">"
 def test_any_content_gives_a_list_never_an_exception(streams):
     found = refusals(H.one_page(streams))
     assert isinstance(found, list) and all(isinstance(f, str) for f in found)
+
+
+# -- form draws ------------------------------------------------------------------------------
+
+def fan_out(levels: int, draw: bytes = b"/Fm Do ", fanout: int = 8, own: bool = True) -> bytes:
+    """Page 1 draws form 10 once; form 10+k draws form 11+k *fanout* times (each
+    ``draw``), *levels* deep; with *own* False the forms have no resources of their own
+    and read the name in the page's, where /Fm is form 10 (a form drawing itself)."""
+    objs = {1: b"<< /Type /Catalog /Pages 2 0 R >>",
+            2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R "
+               b"/Resources << /XObject << /Fm 10 0 R >> >> >>",
+            4: H.stream(b"/Fm Do")}
+    for k in range(levels):
+        res = b"/Resources << /XObject << /Fm %d 0 R >> >> " % (11 + k) if own else b""
+        objs[10 + k] = H.stream(draw * fanout, b"/Type /XObject /Subtype /Form "
+                                b"/BBox [0 0 9 9] " + res)
+    objs[10 + levels] = H.stream(b"0 0 1 1 re f", b"/Type /XObject /Subtype /Form "
+                                 b"/BBox [0 0 9 9] ")
+    return H.raw_pdf(objs)
+
+
+@pytest.mark.parametrize("levels", [6, 12])
+def test_a_form_fan_out_is_refused_by_its_draws(levels):
+    # 8^6 draws: PDFium takes about 450 MB to render it, 8^7 3.4 GB, 8^12 never ends
+    one(refusals(fan_out(levels)), "draws its forms more than %d times" % pdfgate.MAX_DRAWS)
+
+
+def test_a_fan_out_within_the_budget_passes():
+    assert refusals(fan_out(5)) == []  # 37,449 draws
+
+
+@pytest.mark.parametrize("draw", [b"/F#6d Do ", b"/Fm %note\n Do ", b"/Fm\nDo\n"])
+def test_every_spelling_of_a_draw_counts(draw):
+    one(refusals(fan_out(6, draw)), "draws its forms")
+
+
+def test_a_draw_inside_a_string_or_comment_does_not_count():
+    for draw in (b"BT (/Fm Do) Tj ET ", b"% /Fm Do\n"):
+        assert refusals(fan_out(12, draw)) == []
+
+
+def test_a_form_drawing_itself_ends():
+    # forms without resources read /Fm in the page's: form 10 draws itself, which the
+    # engines stop at
+    assert refusals(fan_out(3, own=False)) == []

@@ -122,13 +122,66 @@ def test_a_copied_include_fails_verify_and_check(tmp_path: Path) -> None:
     assert check["error"].startswith("not ready for arXiv: title: different:")
 
 
+def _title(doc: Dict[str, Any]) -> Dict[str, str]:
+    (title,) = [c for c in doc["checks"] if c["name"] == "title"]
+    return title
+
+
+def _accepted(d: Path, title: str) -> None:
+    """check is ready (with its tarball) and verify exits 0, each with the WARN that
+    names both titles and says the author accepted the change."""
+    r = pith_tex("check", "--json", "--tarball", d.parent / "upload.tar.gz", d, cwd=d.parent)
+    check = json.loads(r.stdout)
+    assert r.returncode == 0 and check["verdict"] != "failed", r.stdout
+    assert (d.parent / "upload.tar.gz").is_file()
+    doc = verify(build(d))
+    assert doc["rc"] == 0, doc
+    for t in (_title(check), lines(doc)["title"]):
+        assert t["status"] == "warn", t
+        assert t["detail"].startswith("different, accepted by the author (fetch "
+                                      "--accept-title): page 1's title '%s' is the title the "
+                                      "author accepted (PithAcceptedTitle); the record's title "
+                                      "is '%s' (PithTitle)" % (title, TITLE)), t
+        assert "nothing here proves that" in t["detail"]
+    from pypdf import PdfReader
+
+    assert PdfReader(d / "main.pdf").metadata["/PithAcceptedTitle"] == title
+
+
 def test_a_retitled_paper_accepted_by_fetch(tmp_path: Path) -> None:
-    d = paper(tmp_path / "p", "Recovering Large Training Jobs in Seconds", accept=True)
+    # the README's case, verbatim: v2 changed the title; the author ran fetch --accept-title
+    new = "Recovering Large Training Jobs in Seconds"
+    d = paper(tmp_path / "p", new, accept=True)
+    assert "  accepted-title-utf16 = feff%s,\n" % new.encode("utf-16-be").hex() in (
+        d / "pith-number.tex").read_text()
+    _accepted(d, new)
+
+
+def test_words_added_to_the_title_are_the_accepted_title_not_the_records(
+        tmp_path: Path) -> None:
+    # the record's title is all there, set in the same size: it is still not the record's
+    new = TITLE + " at Scale"
+    _accepted(paper(tmp_path / "p", new, accept=True), new)
+
+
+def test_a_third_title_fails_check_and_verify(tmp_path: Path) -> None:
+    accepted = "Recovering Large Training Jobs in Seconds"
+    d = paper(tmp_path / "p", accepted, accept=True)
+    main = d / "main.tex"
+    main.write_text(main.read_text().replace(accepted, "Slow and Costly Recovery of Small "
+                                                       "Jobs"))
     r = pith_tex("check", "--json", d, cwd=tmp_path)
     check = json.loads(r.stdout)
-    (title,) = [c for c in check["checks"] if c["name"] == "title"]
-    assert title["status"] == "ok", title
-    assert title["detail"].startswith("different, accepted (fetch --accept-title)")
+    assert r.returncode == 1, r.stdout
+    doc = verify(build(d))
+    assert doc["rc"] == 1, doc
+    for t in (_title(check), lines(doc)["title"]):
+        assert t["status"] == "fail", t
+        assert t["detail"].startswith("different: this PDF is titled 'Slow and Costly Recovery "
+                                      "of Small Jobs'; the number is for '%s' (PithTitle), and "
+                                      "the title its author accepted is '%s'"
+                                      % (TITLE, accepted)), t
+        assert "run pith-tex fetch --accept-title again" in t["detail"]
 
 
 def test_an_old_pdf_without_pithtitle(tmp_path: Path) -> None:
@@ -178,3 +231,85 @@ def test_a_journal_name_set_larger_than_the_title(tmp_path: Path) -> None:
     t = lines(doc)["title"]
     assert t["status"] == "ok" and t["detail"].startswith("same up to formatting"), t
     assert "set below larger text 'The Journal of Stand-ins'" in t["detail"]
+
+
+PLOS_LIKE = r"""\documentclass[10pt]{article}
+\usepackage{pith}
+\pithnumber{%(number)s}
+\newcommand{\Title}{%(title)s}
+\begin{document}
+\vspace*{0.2in}
+\begin{flushleft}
+{\Large
+\textbf\newline{\Title}
+}
+\newline
+\\
+Ann Author\textsuperscript{1*}
+\\
+\bigskip
+\textbf{1} Some Department, Some University
+\end{flushleft}
+\section*{Abstract}
+Text of the abstract.
+\end{document}
+"""
+
+
+def plos(d: Path, title: str, fetch: bool = True) -> Path:
+    """A stand-in of a PLOS/bioRxiv title block: no \\title, a \\Title macro set in
+    \\Large in a flushleft block."""
+    d.mkdir(parents=True)
+    (d / "main.tex").write_text(PLOS_LIKE % {"number": N, "title": title}, encoding="utf-8")
+    shutil.copy(STY, d / "pith.sty")
+    if fetch:
+        r = pith_tex("fetch", "--offline", "--resolver", MIRROR, N, cwd=d)
+        assert r.returncode == 0 and "main.tex's \\Title (a title macro" in r.stdout, \
+            r.stdout + r.stderr
+    return d
+
+
+def test_a_title_block_without_title_is_compared_on_the_page(tmp_path: Path) -> None:
+    d = plos(tmp_path / "own", TITLE)
+    r = pith_tex("check", "--json", d, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout
+    t = _title(json.loads(r.stdout))
+    assert t["status"] == "ok" and t["detail"].startswith("same: page 1's title is the "
+                                                          "record's title '%s'" % TITLE), t
+    doc = verify(build(d))
+    assert doc["rc"] == 0 and lines(doc)["title"]["status"] == "ok", doc
+
+
+def test_a_title_block_with_another_papers_include_fails(tmp_path: Path) -> None:
+    own = plos(tmp_path / "own", TITLE)
+    d = plos(tmp_path / "other", "Structuring Bodies of Evidence in Plant Genomics",
+             fetch=False)
+    r = pith_tex("fetch", "--offline", "--resolver", MIRROR, N, cwd=d)  # fetch refuses
+    assert r.returncode == 1 and not (d / "pith-number.tex").exists(), r.stdout
+    shutil.copy(own / "pith-number.tex", d / "pith-number.tex")  # copied all the same
+    r = pith_tex("check", "--json", d, cwd=tmp_path)
+    assert r.returncode == 1, r.stdout
+    doc = verify(build(d))
+    assert doc["rc"] == 1, doc
+    for t in (_title(json.loads(r.stdout)), lines(doc)["title"]):
+        assert t["status"] == "fail" and t["detail"].startswith(
+            "different: this PDF is titled 'Structuring Bodies of Evidence in Plant "
+            "Genomics'; the number is for '%s'" % TITLE), t
+
+
+def test_an_include_with_the_note_but_no_accepted_title(tmp_path: Path) -> None:
+    # written by a pith-tex before the accepted title travelled in the include: check
+    # cannot tell the new title from another paper's, and says how to write it again
+    from pith_tex.include.include import parse_include, render
+
+    d = paper(tmp_path / "p", "Recovering Large Training Jobs in Seconds", accept=True)
+    inc = d / "pith-number.tex"
+    inc.write_bytes(render(parse_include(inc.read_text())._replace(accepted_title=None)))
+    r = pith_tex("check", "--json", d, cwd=tmp_path)
+    assert r.returncode == 1, r.stdout
+    t = _title(json.loads(r.stdout))
+    assert t["status"] == "fail" and t["detail"].startswith("different: this PDF is titled "
+                                                            "'Recovering Large"), t
+    assert t["detail"].endswith("the include says --accept-title but carries no accepted "
+                                "title: run pith-tex fetch --accept-title again (with the "
+                                "title in \\title{...})"), t

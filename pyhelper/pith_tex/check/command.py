@@ -115,7 +115,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     wrote = None
     if code == 0 and tarball is not None and r.upload is not None:
         try:
-            write_tarball(tarball, directory, r.upload)
+            write_tarball(tarball, directory, r.upload, r.checked)
             wrote = tarball
         except OSError as e:
             raise CouldNotCheck("the paper is ready, but writing %s failed: %s"

@@ -212,6 +212,7 @@ class Converted(NamedTuple):
     html: str = ""  # the page ("" when LaTeXML wrote none)
     part: Optional[List[str]] = None  # the reduced document's packages left out; None: whole
     code: int = 0  # LaTeXML's exit code
+    around: Tuple[str, ...] = ()  # the environments \maketitle is in, outermost first
 
 
 class Conversion:
@@ -330,7 +331,8 @@ class Conversion:
         if data is None:
             return Converted(Check("html", WARN, "not checked: LaTeXML's page is larger than "
                                    "%d MB" % (MAX_PAGE >> 20)))
-        return Converted(None, output, data.decode("utf-8", "replace"), self.part, r.returncode)
+        return Converted(None, output, data.decode("utf-8", "replace"), self.part, r.returncode,
+                         _around_maketitle(os.path.join(self.paper, self.main)))
 
 
 def check_html(directory: str, main: str, number: Optional[str] = None,
@@ -360,7 +362,8 @@ def judge_html(done: Converted, main: str, number: Optional[str] = None,
     # package) is arXiv's HTML view's business, not the badge's: a WARN that names it.
     # Whatever names pith is pith's failure.
     problems = ["undefined macro " + m.group(1) for m in _UNDEFINED_RE.finditer(output)]
-    problems += [m.group(0)[:300] for m in _ERROR_RE.finditer(output)]
+    problems += [m.group(0)[:300] if m.group(1) == "Error" else _fatal(output, m)
+                 for m in _ERROR_RE.finditer(output)]
     # Debian's and Ubuntu's ImageMagick forbids reading PDF/PS by default, so LaTeXML
     # here cannot convert a PDF figure: the author's machine, not the paper.
     problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
@@ -396,12 +399,11 @@ def judge_html(done: Converted, main: str, number: Optional[str] = None,
                          "Pith Number")
         return Check("html", OK, "LaTeXML converts %s with no error; anonymous: no badge "
                      "in the page%s" % (converted, after))
+    if not parser.links:
+        return _no_badge(done, problems)
     if len(parser.links) != 1:
-        # A fatal error elsewhere can cut the page short before the badge: name it.
-        fatal = [p for p in problems if p.startswith("Fatal:")]
-        return Check("html", FAIL, "the HTML page has %d links to %s, not one badge%s"
-                     % (len(parser.links), URL_BASE,
-                        " (LaTeXML stopped: %s)" % fatal[0] if fatal else ""))
+        return Check("html", FAIL, "the HTML page has %d links to %s, not one badge"
+                     % (len(parser.links), URL_BASE))
     href, text = parser.links[0]
     shown = href[len(URL_BASE):]
     if number is not None and shown != number:
@@ -416,6 +418,94 @@ def judge_html(done: Converted, main: str, number: Optional[str] = None,
                      % (text, href, problems[0]))
     return Check("html", OK, "LaTeXML converts %s, with no error; the badge reads %r and "
                  "links to %s%s" % (converted, text, href, after))
+
+
+_TRACE_RE = re.compile(r"Whatsit\[(\\[A-Za-z@]+)")
+_AT_RE = re.compile(r"^\tat ([^\n;]+; line \d+)", re.M)
+
+
+def _fatal(output: str, m: "re.Match[str]") -> str:
+    """LaTeXML's fatal error at *m* with what it stopped on: where (file and line) and
+    the commands it was building, innermost first, from the lines that follow it."""
+    block = output[m.start():]
+    end = re.search(r"\n(?!\t)", block)
+    block = block[:end.start()] if end else block
+    at = _AT_RE.search(block)
+    macros = list(dict.fromkeys(_TRACE_RE.findall(block)))
+    where = ", ".join(filter(None, ["at " + at.group(1) if at else "",
+                                    "in " + " in ".join(macros[:3]) if macros else ""]))
+    line = m.group(0)[:200]
+    return "%s (%s)" % (line, where) if where else line
+
+
+_LOADED_RE = re.compile(r"\(Loading (/[^\s()]+\.ltxml)\.\.\.")
+_ENV_RE = re.compile(r"\\(begin|end)\s*\{([^{}]+)\}|\\maketitle(?![A-Za-z@])")
+
+
+def _around_maketitle(path: str) -> Tuple[str, ...]:
+    """The environments the first ``\\maketitle`` of the file *path* is in (the converted
+    copy's main file), outermost first, ``document`` left out."""
+    from ..include.discover import uncomment
+    from ..safeio import MAX_TEX
+
+    try:
+        data = read_regular(path, MAX_TEX, follow_symlinks=False)
+    except OSError:
+        return ()
+    if data is None:
+        return ()
+    text = "\n".join(uncomment(ln) for ln in data.decode("utf-8", "replace").splitlines())
+    stack: List[str] = []
+    for m in _ENV_RE.finditer(text):
+        if m.group(1) == "begin":
+            stack.append(m.group(2).strip())
+        elif m.group(1) == "end":
+            if stack and stack[-1] == m.group(2).strip():
+                stack.pop()
+        else:
+            return tuple(e for e in stack if e != "document")
+    return ()
+
+
+def _dropping_binding(output: str, env: str) -> Optional[str]:
+    """The LaTeXML binding this conversion loaded (its installation's, named in its
+    output) that defines *env* as an environment whose content it drops:
+    ``DefEnvironment('{titlingpage}', '')``."""
+    rx = re.compile(r"DefEnvironment\(\s*(['\"])\{%s\}\1\s*,\s*(['\"])\2\s*[,)]"
+                    % re.escape(env))
+    for path in dict.fromkeys(_LOADED_RE.findall(output)):
+        try:
+            data = read_regular(path, 4 << 20, follow_symlinks=True)
+        except OSError:
+            continue
+        if data is not None and rx.search(data.decode("utf-8", "replace")):
+            return os.path.basename(path)
+    return None
+
+
+def _no_badge(done: Converted, problems: List[str]) -> Check:
+    """No badge in the HTML page, and nothing LaTeXML said names pith: a WARN naming what
+    took it (LaTeXML stopped on something of the paper's, or a binding that drops the
+    environment \\maketitle is in); with no cause found, a FAIL that says so."""
+    fatal = [p for p in problems if p.startswith("Fatal:")]
+    pdf = "; the PDF, checked above, is what arXiv serves as the paper"
+    if fatal:
+        return Check("html", WARN, "arXiv's HTML view will show no badge: LaTeXML stopped "
+                     "before it, on nothing of pith's: %s%s" % (fatal[0], pdf))
+    for env in done.around:
+        binding = _dropping_binding(done.output, env)
+        if binding is not None:
+            return Check("html", WARN, "arXiv's HTML view will show no badge: \\maketitle "
+                         "is inside \\begin{%s}, and LaTeXML's binding %s drops what that "
+                         "environment holds, the title's badge with it%s; to have the badge "
+                         "there too, put \\maketitle outside \\begin{%s}"
+                         % (env, binding, pdf, env))
+    said = _SUMMARY_RE.search(done.output)
+    return Check("html", FAIL, "the HTML page has 0 links to %s, not one badge, and LaTeXML "
+                 "names no cause (%s%s): pith's HTML path may be at fault; check --html full "
+                 "converts the whole paper, and the page-1 PDF badge is checked above"
+                 % (URL_BASE, said.group(1).strip() if said else "no summary",
+                    "; it reports: " + "; ".join(problems[:3]) if problems else ""))
 
 
 def _reduce_in(paper: str, main: str) -> Optional[List[str]]:

@@ -246,9 +246,10 @@ def check_title(directory: str, main_name: str, main_text: str,
     the compiled PDF *pdf* shows (the paper's macros expanded), else the paper's
     ``\\title`` as typed, against the include's ``title-sha256`` and, when the verified
     record is at hand (cache, or PITH_RESOLVER naming a mirror on disk), its title.  A
-    different title is not ready, unless the include says ``fetch --accept-title``."""
+    different title is not ready, unless it is the title the include accepts (``fetch
+    --accept-title``: a WARN that names both titles)."""
     from ..include.include import parse_include
-    from ..title.compare import compare, title_check, UNKNOWN
+    from ..title.compare import title_check
     from ..title.source import find_title
 
     if include is None or include.outcome is None or include.outcome.number is None:
@@ -269,21 +270,41 @@ def check_title(directory: str, main_name: str, main_text: str,
         from ..pdf.title import visible_title_check
 
         seen = visible_title_check(pdf, canon, record_title, "the compiled PDF's title "
-                                   "(page 1)", accepted=data.title_accepted)
+                                   "(page 1)", accepted=data.accepted_title)
         if seen is not None:
-            return seen
+            return _unaccepted(seen, data.title_accepted and data.accepted_title is None)
     try:
         found = find_title(directory, main_name)
     except OSError as e:
         return Check("title", WARN, "not compared: cannot read %s: %s"
                      % (main_name, e.strerror or e))
     if found is None:
-        return title_check(None, canon, record_title,
-                           "no \\title found in %s or the files it inputs" % main_name)
-    accepted = data.title_accepted and compare(found.raw, record_title, canon).kind not in (
-        UNKNOWN,)
-    return title_check(found.raw, canon, record_title, "%s's \\title" % found.file,
-                       accepted=accepted)
+        from ..title.source import NOT_FOUND
+
+        return title_check(None, canon, record_title, NOT_FOUND % main_name)
+    accepted = data.accepted_title is not None and _is_accepted(found.raw,
+                                                                 data.accepted_title)
+    return _unaccepted(title_check(found.raw, canon, record_title, "%s's %s" % (
+                                       found.file, found.what), accepted=accepted),
+                       data.title_accepted and data.accepted_title is None)
+
+
+def _is_accepted(raw: str, accepted: str) -> bool:
+    """Is the source's title *raw* the title the include accepts?"""
+    from ..title.compare import compare
+
+    return compare(raw, accepted, None).matches
+
+
+def _unaccepted(line: Check, note_only: bool) -> Check:
+    """*line*, with the way on when it fails and the include has the ``--accept-title``
+    note but no accepted title (written by a pith-tex before the accepted title travelled
+    in the include, or by a fetch that found no title in the source)."""
+    if line.status != FAIL or not note_only:
+        return line
+    return line._replace(detail=line.detail + "; the include says --accept-title but "
+                         "carries no accepted title: run pith-tex fetch --accept-title "
+                         "again (with the title in \\title{...})")
 
 
 def _record_title(number: str) -> Optional[str]:

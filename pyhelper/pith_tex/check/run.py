@@ -16,7 +16,7 @@ import contextlib
 import os
 import shutil
 import tempfile
-from typing import Callable, List, NamedTuple, Optional
+from typing import Callable, Dict, List, NamedTuple, Optional
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
 from ..include.discover import read_tex
@@ -36,7 +36,8 @@ from .sandbox import Refused, copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
 from .texsource import is_regular, shown_name
-from .upload import Recorded, bad_name, outside_reads, upload_check, upload_list
+from .upload import (Recorded, bad_name, changed_since, file_digests, outside_reads,
+                     upload_check, upload_list)
 
 
 class Readiness(NamedTuple):
@@ -50,6 +51,8 @@ class Readiness(NamedTuple):
     log_excerpt: List[str]  # the compile's log around the first error, else []
     pdf: Optional[FileOutcome]  # the PDF verifier's outcome, its path the PDF's name
     upload: Optional[List[str]] = None  # the files to upload (None: not compiled)
+    #: each upload file's SHA-256 as check copied it: the bytes compiled and checked
+    checked: Optional[Dict[str, str]] = None
 
 
 def _tex_sources(directory: str) -> List[str]:
@@ -98,21 +101,25 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         if report is not None:
             report(c, lines or [])
 
-    main_name = find_main(directory, main)
+    # The main file fetch chose (of several, the one naming \pithnumber): the one whose
+    # include was written, and the one the upload is for.
+    main_name = find_main(directory, main, paper=True)
     why = bad_name(main_name)
     add(Check("main", OK, "%s (uncommented \\documentclass)" % main_name) if why is None
         else Check("main", FAIL, "%s: arXiv refuses the name (%s): rename it"
                    % (shown_name(main_name), why)))
     job = os.path.splitext(main_name)[0]
     fixed: List[str] = []
-    sty, did = check_sty(directory, fix)
-    add(sty)
-    if did is not None:
-        fixed.append(did)
     try:
         main_text = read_tex(os.path.join(directory, main_name))
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e))
+    setting = include_setting(main_text)
+    sty, did = check_sty(directory, fix, fetched=setting == "false" or os.path.lexists(
+        os.path.join(directory, setting)))
+    add(sty)
+    if did is not None:
+        fixed.append(did)
     add(check_shell_escape(directory, main_name))
     sources = _tex_sources(directory)
     excerpt: List[str] = []
@@ -120,7 +127,6 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
     log: Optional[str] = None
     upload: Optional[List[str]] = None
     expected: Optional[str] = None  # the number the PDF and the HTML view must show
-    setting = include_setting(main_text)
     with scratch() as tmp, contextlib.ExitStack() as running:
         paper = os.path.join(tmp, "paper")
         budget = Budget()
@@ -151,14 +157,15 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             refused = copy_upload(directory, paper, job, budget)
         except OSError as e:
             raise UsageError("cannot read %s: %s" % (directory, e))
+        copied = file_digests(paper)  # before TeX writes anything there
         add(_files_check(refused))
         compiled = None
         if _uncopied(refused):
-            add(check_paths(directory, []))
+            add(check_paths(directory, [], main_name))
             add(Check("compile", ERROR, "not run: %s was not copied (more than %d MB)"
                       % (shown_name(_uncopied(refused)[0].path), COPY_CAP // 1000000)))
         elif not os.path.exists(os.path.join(paper, "pith.sty")):
-            add(check_paths(directory, []))
+            add(check_paths(directory, [], main_name))
             add(Check("compile", ERROR, "not run: pith.sty is missing"))
         else:
             compiled = compile_paper(paper, main_name, route, progress=None if progress is None
@@ -168,7 +175,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             if compiled.recorded is not None:
                 outside = outside_reads(compiled.recorded, paper,
                                         tex_roots() + [made_fonts(os.path.dirname(paper))])
-            paths = check_paths(directory, outside)
+            paths = check_paths(directory, outside, main_name)
             if paths.status == OK and compiled.check.status == FAIL:
                 # The files the compile would have read after it stopped were not seen.
                 paths = Check("paths", WARN, "not checked in full: every file the paper "
@@ -248,8 +255,26 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
             add(_html(directory, paper, main_name, upload, refused, expected,
                       anonymous is None, budget, progress, html,
                       beside[0] if beside else None, tick))
+        checked = None
+        if upload is not None and upload_line.status in (OK, WARN):
+            upload_line = _unchanged(directory, upload, copied, upload_line)
+            checked = {n: copied.get(n, "") for n in upload}
         add(upload_line)
-    return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload)
+    return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload,
+                     checked)
+
+
+def _unchanged(directory: str, upload: List[str], copied: Dict[str, str],
+               line: Check) -> Check:
+    """*line*, or an ERROR when a file of the upload changed in DIR after check copied it
+    (an editor's autosave while LaTeXML ran): what was checked is not what is there."""
+    changed = changed_since(directory, upload, copied)
+    if not changed:
+        return line
+    return Check("upload", ERROR, "%s changed in the paper's directory while check ran (an "
+                 "editor's autosave?): the files there are not the ones compiled and "
+                 "checked: run check again once the files are saved"
+                 % ", ".join(shown_name(n) for n in changed))
 
 
 def _page_cost(pdf_check: Check, paper: str, main: str, route: str, pdf: str, log: str,

@@ -9,6 +9,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, FAIL, OK
 from ..include.discover import read_tex
+from .minted import check_frozen_cache, frozen_minted
 from .texsource import is_regular, shown_name, strip_comments
 
 #: Packages that cannot work on arXiv, where shell escape is off, and why.
@@ -34,7 +35,7 @@ _SHELL_COMMANDS: List[Tuple["re.Pattern[str]", str, str]] = [
 ]
 _DIRECTLUA_RE = re.compile(r"\\directlua(?![A-Za-z@])")
 _LUA_SHELL_RE = re.compile(r"os\.execute|io\.popen")
-_PACKAGE_RE = re.compile(r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\]\s*)?\{([^{}]*)\}")
+_PACKAGE_RE = re.compile(r"\\(?:usepackage|RequirePackage)\s*(?:\[([^\]]*)\]\s*)?\{([^{}]*)\}")
 
 
 class Hit(NamedTuple):
@@ -59,6 +60,19 @@ _OWN_DOCUMENT_RE = re.compile(r"\\documentclass(?![A-Za-z@])\s*(?:\[[^\]]*\]\s*)
                               r"\{\s*(?!subfiles\s*\}|standalone\s*\})[^{}]*\}")
 
 
+def _own(lines: List[str]) -> bool:
+    return _OWN_DOCUMENT_RE.search("\n".join(lines)) is not None
+
+
+def own_document(path: str) -> bool:
+    """Whether the ``.tex`` file *path* is a document of its own (a cover letter, a
+    rebuttal: its own ``\\documentclass``, not a ``subfiles`` or ``standalone`` part)."""
+    try:
+        return _own(strip_comments(read_tex(path)))
+    except OSError:
+        return False
+
+
 def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
     """Every use of something that needs shell escape in the author's files; with *main*
     (its name in *directory*), not in the other documents beside it (a cover letter, the
@@ -73,7 +87,7 @@ def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
         except OSError:
             continue
         if main is not None and os.path.relpath(path, directory) != main and \
-                path.endswith(".tex") and _OWN_DOCUMENT_RE.search("\n".join(lines)):
+                path.endswith(".tex") and _own(lines):
             continue
         for i, line in enumerate(lines, 1):
             where = "%s:%d" % (rel, i)
@@ -86,8 +100,10 @@ def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
                     hits.append(Hit(where, "\\directlua", "runs a program (os.execute or "
                                     "io.popen)"))
             for m in _PACKAGE_RE.finditer(line):
-                for pkg in m.group(1).split(","):
+                for pkg in m.group(2).split(","):
                     pkg = pkg.strip()
+                    if pkg == "minted" and frozen_minted(m.group(1) or "", lines):
+                        continue  # reads its frozen cache (the minted check judges it)
                     if pkg in SHELL_PACKAGES:
                         hits.append(Hit(where, pkg, SHELL_PACKAGES[pkg]))
     return hits
@@ -95,6 +111,10 @@ def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
 
 def check_shell_escape(directory: str, main: Optional[str] = None) -> Check:
     hits = scan_shell_escape(directory, main)
+    if not hits and main is not None:
+        cache = check_frozen_cache(directory, main)
+        if cache is not None:
+            return cache
     if not hits:
         return Check("shell-escape", OK, "nothing needs shell escape")
     return Check("shell-escape", FAIL, "arXiv has no shell escape: " + "; ".join(

@@ -12,8 +12,10 @@ from ..include.sty import compare_versions, describe, read_sty, shipped_sty
 __all__ = ["check_sty", "shipped_sty"]
 
 
-def check_sty(directory: str, fix: bool) -> Tuple[Check, Optional[str]]:
-    """The ``pith.sty`` check, and what ``--fix`` did (None: nothing)."""
+def check_sty(directory: str, fix: bool, fetched: bool = True) -> Tuple[Check, Optional[str]]:
+    """The ``pith.sty`` check, and what ``--fix`` did (None: nothing).  *fetched*: the
+    include is there; when it is not, a missing pith.sty is a forgotten ``pith-tex fetch``
+    (which writes both), and that is the way on to name."""
     from .. import __version__
 
     here = os.path.join(directory, "pith.sty")
@@ -42,6 +44,9 @@ def check_sty(directory: str, fix: bool) -> Tuple[Check, Optional[str]]:
             describe(local), {"older": "is older than", "newer": "is newer than"}.get(
                 how or "", "differs from"), ours, describe(shipped))
     if not fix:
+        if local is None and not fetched:
+            return Check("pith.sty", FAIL, problem + ", nor the include: run pith-tex fetch "
+                         "(it copies pith.sty and writes the include)"), None
         if local is None:
             return Check("pith.sty", FAIL, problem + ": copy it or run with --fix"), None
         return Check("pith.sty", WARN, problem + ": run with --fix to replace it"), None

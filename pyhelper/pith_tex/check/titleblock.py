@@ -11,7 +11,8 @@ the reduced document keeps:
   the title block or pith (:data:`HEAVY`: TikZ, pgfplots, siunitx, listings, ...) and
   their set-up commands taken out: loading TikZ alone costs LaTeXML about 10 s;
 * ``\\begin{document}`` up to the end of the title block: the last of the first
-  ``\\maketitle``, ``\\end{abstract}``, ``\\end{frontmatter}``, ``\\end{titlepage}``;
+  ``\\maketitle``, ``\\end{abstract}``, ``\\end{frontmatter}``, ``\\end{titlepage}``
+  (titling's ``titlingpage`` too);
 * ``\\end{document}``, which also places a corner badge (pith's LaTeXML path puts it at
   the end of the page).
 
@@ -57,7 +58,7 @@ _PACKAGE_RE = re.compile(r"\\usepackage\s*(\[[^\]]*\])?\s*\{([^{}]*)\}")
 _SETUP_RE = re.compile(r"\\(%s)(?![A-Za-z@])\*?" % "|".join(_SETUP))
 _BEGIN_RE = re.compile(r"\\begin\s*\{document\}")
 _ENDS = (re.compile(r"\\maketitle(?![A-Za-z@])"), re.compile(r"\\end\s*\{abstract\}"),
-         re.compile(r"\\end\s*\{frontmatter\}"), re.compile(r"\\end\s*\{titlepage\}"))
+         re.compile(r"\\end\s*\{frontmatter\}"), re.compile(r"\\end\s*\{titl(?:e|ing)page\}"))
 
 
 def _skip_args(text: str, i: int) -> int:

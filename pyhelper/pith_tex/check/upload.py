@@ -8,10 +8,12 @@ relative to ``PWD`` or absolute.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import re
 import tarfile
-from typing import Iterable, List, NamedTuple, Optional, Set
+from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 from ..checks import Check, FAIL, OK, WARN
 from .texsource import shown_name
@@ -151,12 +153,15 @@ def check_tarball_target(target: str) -> None:
                          "--tarball upload.tar.gz" % shown)
 
 
-def write_tarball(target: str, directory: str, names: List[str]) -> None:
+def write_tarball(target: str, directory: str, names: List[str],
+                  checked: Optional[Dict[str, str]] = None) -> None:
     """``target`` (.tar.gz): exactly *names*, read from *directory* (regular files, never
     through a link, at most :data:`~pith_tex.check.safecopy.COPY_CAP` bytes in all), with plain
     metadata; written as the include is (:func:`pith_tex.atomic.write_atomic_with`: an
     unnamed or unpredictable temp file, no link followed, mode from the umask), so a
-    failure leaves *target* as it was."""
+    failure leaves *target* as it was.  *checked*: each name's SHA-256 when check copied
+    it; a file whose bytes now differ (an editor saved it while check ran) is refused
+    (:class:`OSError`): the tarball holds exactly the bytes that were checked."""
     from ..atomic import write_atomic_with
     from .safecopy import COPY_CAP
 
@@ -167,20 +172,63 @@ def write_tarball(target: str, directory: str, names: List[str]) -> None:
             for n in names:
                 if os.path.isabs(n) or ".." in n.split(os.sep):
                     raise OSError("%s is not a name inside the paper" % n)
-                src = _open_in(directory, n)
-                with os.fdopen(src, "rb") as f:
-                    st = os.fstat(f.fileno())
-                    if st.st_size > left:
-                        raise OSError("the upload is larger than %d MB"
-                                      % (COPY_CAP // 1000000))
-                    left -= st.st_size
-                    info = tarfile.TarInfo(n)
-                    info.size = st.st_size
-                    info.mtime = int(st.st_mtime)
-                    info.mode = 0o644
-                    tar.addfile(info, f)
+                data, mtime = _read_in(directory, n, left)
+                left -= len(data)
+                if checked is not None and hashlib.sha256(data).hexdigest() != checked.get(n):
+                    raise OSError("%s changed after check copied it (an editor saved it "
+                                  "while check ran?): what was checked is not what is there "
+                                  "now; run check again" % shown_name(n))
+                info = tarfile.TarInfo(n)
+                info.size = len(data)
+                info.mtime = int(mtime)
+                info.mode = 0o644
+                tar.addfile(info, io.BytesIO(data))
 
     write_atomic_with(target, fill)
+
+
+def _read_in(directory: str, rel: str, cap: int) -> Tuple[bytes, float]:
+    """The bytes of the regular file *rel* under *directory* (:func:`_open_in`) and its
+    mtime; :class:`OSError` past *cap* bytes."""
+    from .safecopy import COPY_CAP
+
+    with os.fdopen(_open_in(directory, rel), "rb") as f:
+        mtime = os.fstat(f.fileno()).st_mtime
+        data = f.read(cap + 1)
+    if len(data) > cap:
+        raise OSError("the upload is larger than %d MB" % (COPY_CAP // 1000000))
+    return data, mtime
+
+
+def file_digests(root: str) -> Dict[str, str]:
+    """The SHA-256 of every regular file under *root* (a scratch copy just made), by
+    name relative to it."""
+    out: Dict[str, str] = {}
+    for here, dirs, files in os.walk(root):
+        dirs.sort()
+        for n in files:
+            path = os.path.join(here, n)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as f:
+                    out[os.path.relpath(path, root)] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def changed_since(directory: str, names: List[str], checked: Dict[str, str]) -> List[str]:
+    """The files of *names* whose bytes in *directory* are no longer the ones *checked*
+    (gone, replaced, or edited while check ran)."""
+    from .safecopy import COPY_CAP
+
+    changed = []
+    for n in names:
+        try:
+            data, _ = _read_in(directory, n, COPY_CAP)
+        except OSError:
+            changed.append(n)
+            continue
+        if hashlib.sha256(data).hexdigest() != checked.get(n):
+            changed.append(n)
+    return changed
 
 
 def _open_in(directory: str, rel: str) -> int:

@@ -69,8 +69,9 @@ def main() -> None:
                    "with \\documentclass (a cover letter, a rebuttal).")
 @click.option("--accept-title", is_flag=True,
               help="Write the include although the paper's title differs from the "
-                   "record's: the title changed since the record (said in the include "
-                   "and by check).")
+                   "record's (the title changed since the record: the new title goes into "
+                   "the include and the PDF, and check and verify show both), or although "
+                   "no title was found in the paper.")
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @_network_options
 @_guard
@@ -233,12 +234,15 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
     # exit code 0: every check passed, so the record shape, digest and signature are known
     assert fields is not None and outcome.sha256 is not None and outcome.signature is not None
     # Is the number this paper's?  Decided before anything is written (docs/verification.md).
-    title_line, accepted = _title_line(paper_dir, main_name, rec_data,
-                                       record_doc.canonical_record, accept_title)
+    title_line, accepted, accepted_title = _title_line(
+        paper_dir, main_name, rec_data, record_doc.canonical_record, accept_title)
     paper = [] if title_line is None else [title_line]
     state["checks"] = shown + paper
     if title_line is not None and title_line.status == FAIL:
         say(check_lines(paper))
+        if title_line.detail.startswith("not found:"):
+            raise VerificationFailed("verification failed: title: %s; %s was left untouched"
+                                     % (title_line.detail, output))
         raise VerificationFailed(
             "verification failed: title: %s; %s was left untouched.  If this is your "
             "paper and its title changed since the record, run pith-tex fetch "
@@ -248,7 +252,8 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
         number=n, year=fields.year, sha256=outcome.sha256,
         record=record_doc.canonical_record, signature=outcome.signature,
         key_id=outcome.key_id, signature_hex=outcome.signature_hex,
-        title_accepted=accepted, title=_record_title(rec_data, record_doc.canonical_record)))
+        title_accepted=accepted, title=_record_title(rec_data, record_doc.canonical_record),
+        accepted_title=accepted_title))
     state["include"] = {"path": output, "written": written}
     if isinstance(main_name, str):
         from ..include.sty import ensure_sty
@@ -302,35 +307,72 @@ def _paper_main(paper_dir: str, main_file: Optional[str]) -> Any:
 
 
 def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any],
-                accept_title: bool) -> Tuple[Any, bool]:
-    """The ``title`` line of ``fetch`` (None: no paper beside the include) and whether
-    the include says the title was accepted (``--accept-title`` on a different title)."""
+                accept_title: bool) -> Tuple[Any, bool, Optional[str]]:
+    """The ``title`` line of ``fetch`` (None: no paper beside the include), whether the
+    include says the title was accepted (``--accept-title`` on a different title) and
+    the title accepted, as typed (it travels in the include and the PDF, where check and
+    verify compare page 1 with it)."""
     from ..checks import Check, FAIL, WARN
-    from ..title.compare import DIFFERENT, compare, title_check
-    from ..title.source import find_title
+    from ..title.compare import DIFFERENT, as_typed, compare, title_check
+    from ..title.source import find_title, has_document
 
     if main is None:
-        return None, False
+        return None, False, None
     if not isinstance(main, str):
         return Check("title", WARN, "not compared: %s" % main.message.replace(
             "; name the one arXiv should compile with --main FILE",
-            ": name the paper's with pith-tex fetch --main FILE")), False
+            ": name the paper's with pith-tex fetch --main FILE")), False, None
     try:
         found = find_title(paper_dir, main)
     except OSError as e:
         return Check("title", WARN, "not compared: cannot read %s: %s"
-                     % (main, e.strerror or e)), False
+                     % (main, e.strerror or e)), False, None
     paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
     title = paper.get("title") if isinstance(paper, dict) else None
     title = title if isinstance(title, str) else None
     canon = record.get("metadata", {}).get("title_canon_sha256")
     canon = canon if isinstance(canon, str) else None
-    raw = None if found is None else found.raw
-    where = ("no \\title found in %s or the files it inputs" % main if found is None
-             else "%s's \\title" % found.file)
-    differs = raw is not None and compare(raw, title, canon).kind == DIFFERENT
+    if found is None and not has_document(paper_dir, main):
+        return title_check(None, canon, title, "%s has no \\begin{document}" % main), False, None
+    if found is None:
+        return _no_title(main, title, accept_title), accept_title, None
+    raw = _likeliest(found, title, canon)
+    where = "%s's %s" % (found.file, found.what)
+    differs = compare(raw, title, canon).kind == DIFFERENT
     accepted = accept_title and differs
-    return title_check(raw, canon, title, where, accepted=accepted, on_different=FAIL), accepted
+    line = title_check(raw, canon, title, where, accepted=accepted, on_different=FAIL)
+    return line, accepted, as_typed(raw) if accepted else None
+
+
+def _likeliest(found: Any, title: Optional[str], canon: Optional[str]) -> str:
+    """The text of *found* that is the record's title, when one of those a title
+    block offers is; else its first."""
+    from ..title.compare import compare
+
+    for raw in (found.raw,) + tuple(found.others):
+        if compare(raw, title, canon).matches:
+            return str(raw)
+    return str(found.raw)
+
+
+def _no_title(main: str, title: Optional[str], accept_title: bool) -> Any:
+    """fetch's ``title`` line when the source has no title in a form it reads: a FAIL
+    with the ways on (nothing binds the number to this paper), or, after
+    ``--accept-title``, a WARN: check and verify compare the compiled page 1."""
+    from ..checks import Check, FAIL, WARN
+    from ..title.compare import shown
+    from ..title.source import NOT_FOUND
+
+    theirs = " %s" % shown(title) if title is not None else " known by its hash only"
+    if accept_title:
+        return Check("title", WARN, "not compared: %s; written as --accept-title asks: "
+                     "check and verify compare the title page 1 of the compiled PDF shows "
+                     "with the record's title%s" % (NOT_FOUND % main, theirs))
+    return Check("title", FAIL, "not found: %s, so nothing here says the number is this "
+                 "paper's (the record's title is%s): put the title in \\title{...}, or, if "
+                 "the number is this paper's, run pith-tex fetch --accept-title (check and "
+                 "verify then compare the title page 1 of the compiled PDF shows)"
+                 % (NOT_FOUND % main, theirs))
 
 
 @main.command(short_help=SUMMARIES["citations"], epilog=EPILOGS["citations"])
@@ -342,8 +384,9 @@ def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any]
               help="No network: read the mirror directory that --resolver DIR names "
                    "(citation records are not cached).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object instead of text (fields: docs/citations.md, "
-                   "\"--json\").")
+              help="Print one JSON object instead of text: command, exit_code, verdict, "
+                   "each check as name, status and detail, and the record's references "
+                   "and their counts.")
 @_network_options
 @_guard
 def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool,

@@ -88,12 +88,14 @@ Examples:
   pith-tex verify main.pdf          # the PDF's number, from its own record
   pith-tex verify pith-number.tex   # the include fetch wrote
   pith-tex verify .                 # a directory: PDFs, include, *.json
+                                    # (a PDF with no Pith Number: listed)
   pith-tex verify --json main.pdf
 
 \b
 Exit codes: 0 every file verified; 1 a file failed verification; 2 usage
 error; 3 a file could not be checked (not a PDF, no Pith metadata) and
-none failed.""",
+none failed. In a directory, a PDF with no Pith metadata (a figure) is
+listed as carrying no Pith Number and changes no exit code.""",
     "citations": """\
 \b
 Writes: nothing.
@@ -109,8 +111,10 @@ Exit codes: 0 verified; 1 a digest does not verify; 2 usage error (not an
 arXiv id); 3 could not check (network, timeout, no record).""",
 }
 
-#: ``--json``'s help, the same for every command: the fields are documented for users.
-JSON_HELP = "Print one JSON object instead of text (fields: docs/cli.md, \"--json\")."
+#: ``--json``'s help, the same for every command: the fields themselves, since the wheel
+#: installs no docs (docs/cli.md, "--json", in the sources, lists every one).
+JSON_HELP = ("Print one JSON object instead of text: command, exit_code, verdict, and "
+             "each check as name, status and detail.")
 
 #: The width click lays ``--help`` out to on a terminal of 80 columns or more.
 _WIDTH = 78

@@ -27,27 +27,57 @@ def paper_files(directory: str) -> List[str]:
             and not os.path.isdir(os.path.join(directory, n))]
 
 
+def carries_no_pith(path: str) -> bool:
+    """Is the PDF at *path* one that makes no Pith claim at all: no Pith key in any Info
+    dictionary of the file (the raw scan too: not hidden in an earlier revision) and no
+    ``pith:`` property in its XMP?  A figure, or a PDF made without pith.sty.  A file that
+    cannot be read as a PDF is not: the verifier says what it is."""
+    from ..pdf.verify import read_claims
+    from ..safeio import check_regular
+
+    try:  # pypdf opens the path itself: not a FIFO or a device (verify_file says what it is)
+        check_regular(path)
+        claims = read_claims(path)
+    except Exception:  # UnreadablePdf and the like: verify_file reports it
+        return False
+    return (not claims.info and not claims.not_text and claims.info_all == {}
+            and claims.xmp is None)
+
+
+#: The line of a PDF in a directory that carries no Pith Number (it changes no exit code).
+NONE_LINE = ("--    %s  no Pith Number: the PDF carries no Pith metadata (a figure, or made "
+             "without pith.sty)\n")
+
+
 def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool) -> int:
     """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output)."""
     from ..errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed, safe_name
     from ..checks import BUCKETS, VERDICTS, bucket, decisive
 
     files: List[str] = []
+    none: List[str] = []  # PDFs found in a directory that carry no Pith Number
     compact = len(paths) > 1
     for p in paths:
         if os.path.isdir(p):
             from ..verify.batch import iter_json_files
 
             compact = True
-            files.extend(paper_files(p))
+            for f in paper_files(p):
+                pdf = f.lower().endswith(".pdf")
+                (none if pdf and carries_no_pith(f) else files).append(f)
             files.extend(iter_json_files(p))
         else:
             files.append(p)
     if not files:
         from .. import DEFAULT_INCLUDE_NAME
 
-        raise CouldNotCheck("nothing to verify: no *.json, *.pdf or %s under %s"
-                            % (DEFAULT_INCLUDE_NAME, ", ".join(map(safe_name, paths))))
+        raise CouldNotCheck("nothing to verify: no *.json, %s or PDF with a Pith Number under "
+                            "%s%s" % (DEFAULT_INCLUDE_NAME, ", ".join(map(safe_name, paths)),
+                                      " (%d PDF%s none: %s)" % (
+                                          len(none), " carries" if len(none) == 1 else "s carry",
+                                          " ".join(map(safe_name, none))) if none else ""))
+    if none and not as_json:
+        sys.stdout.write("".join(NONE_LINE % safe_name(f) for f in none))
     out = sys.stdout
     results: List[Any] = []
     if compact:
@@ -85,10 +115,13 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
             "command": "verify", "exit_code": code, "verdict": VERDICTS[code],
             "summary": {"files": len(files), **dict(zip(BUCKETS, counts))},
             "files": results,
+            "no_pith_number": none,
         }))
     elif compact:
-        out.write("%d file%s: %d verified, %d failed, %d could not be checked\n"
-                  % (len(files), "" if len(files) == 1 else "s", counts[0], counts[1], counts[2]))
+        out.write("%d file%s: %d verified, %d failed, %d could not be checked%s\n"
+                  % (len(files), "" if len(files) == 1 else "s", counts[0], counts[1], counts[2],
+                     "; %d PDF%s with no Pith Number" % (len(none), "" if len(none) == 1
+                                                        else "s") if none else ""))
     elif code == EXIT_OK:
         # the state in the badge's words: a record without a signed receipt is "checked"
         signature = None if one.outcome is None else one.outcome.signature

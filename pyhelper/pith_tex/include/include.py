@@ -23,6 +23,7 @@ import os
 import re
 from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
+from .. import __version__
 from ..atomic import Writer, check_target, write_atomic
 
 from ..record import canonical
@@ -36,6 +37,13 @@ HEADER = (
     "% pith-number.tex: written by `pith-tex fetch` after verifying the record.\n"
     "% Do not edit: run `pith-tex fetch` again instead.\n"
 )
+#: The header's third line: the pith-tex that wrote the include (since 1.1.0).  pith.sty
+#: refuses an include of a newer pith-tex than itself before reading its keys, with a
+#: message naming both versions (pith.sty's include-newer).
+VERSION_LINE = "%% pith-tex %s wrote it; it needs pith.sty %s or newer.\n"
+_VERSION_LINE_RE = re.compile(r"% pith-tex ([0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}) wrote it; it "
+                              r"needs pith\.sty \1 or newer\.\Z")
+_VERSION_RE = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\Z")
 SIGNATURE_STATES = ("verified", "absent")
 #: The line ``fetch --accept-title`` adds after the header: the author said the paper's
 #: title changed since the record (a TeX comment: pith.sty reads past it as data).
@@ -61,6 +69,11 @@ class IncludeData(NamedTuple):
     signature_hex: Optional[str] = None  # with "verified": the receipt's 64 bytes, hex
     title_accepted: bool = False  # fetch --accept-title: the title changed since the record
     title: Optional[str] = None  # the record's title (it hashes to title_canon_sha256)
+    #: with title_accepted: the paper's title as typed (TeX kept, notes dropped), which
+    #: the author accepted in place of the record's (None: fetch found no title)
+    accepted_title: Optional[str] = None
+    #: The version of the pith-tex that wrote it ("": none named, as 1.0.0 wrote it)
+    writer: str = __version__
 
 
 def _refused(name: str, value: object, pattern: "re.Pattern[str]") -> IncludeRefused:
@@ -132,25 +145,47 @@ def render_qr(number: str) -> str:
 MAX_TITLE_UNITS = 1000
 
 
-def _title_hex(title: object, record: Dict[str, Any]) -> str:
-    """``title-utf16``: ``feff`` and the title's UTF-16BE bytes, as hex: the record's title
-    as the resolver gave it, only if it hashes to the record's ``title_canon_sha256``."""
+def _utf16_hex(key: str, title: object) -> str:
+    """``feff`` and *title*'s UTF-16BE bytes, as hex (the value of *key*)."""
     if type(title) is not str:
-        raise IncludeRefused("refusing to write title-utf16 = %s: not a text" % show(title))
+        raise IncludeRefused("refusing to write %s = %s: not a text" % (key, show(title)))
     try:
         data = title.encode("utf-16-be")
     except UnicodeEncodeError:
-        raise IncludeRefused("refusing to write title-utf16: the title is not valid Unicode")
+        raise IncludeRefused("refusing to write %s: the title is not valid Unicode" % key)
     if not 1 <= len(data) // 2 <= MAX_TITLE_UNITS:
-        raise IncludeRefused("refusing to write title-utf16: the title has %d UTF-16 code "
-                             "units, 1 to %d fit" % (len(data) // 2, MAX_TITLE_UNITS))
-    if canonical.canon_sha256(title) != record["metadata"]["title_canon_sha256"]:
-        raise IncludeRefused("refusing to write title-utf16 = %s: it does not hash to the "
-                             "record's title_canon_sha256" % show(title, 80))
+        raise IncludeRefused("refusing to write %s: the title has %d UTF-16 code "
+                             "units, 1 to %d fit" % (key, len(data) // 2, MAX_TITLE_UNITS))
     return "feff" + data.hex()
 
 
-def _title_of(value: Optional[str]) -> Optional[str]:
+def _title_hex(title: object, record: Dict[str, Any]) -> str:
+    """``title-utf16``: ``feff`` and the title's UTF-16BE bytes, as hex: the record's title
+    as the resolver gave it, only if it hashes to the record's ``title_canon_sha256``."""
+    value = _utf16_hex("title-utf16", title)
+    if canonical.canon_sha256(str(title)) != record["metadata"]["title_canon_sha256"]:
+        raise IncludeRefused("refusing to write title-utf16 = %s: it does not hash to the "
+                             "record's title_canon_sha256" % show(title, 80))
+    return value
+
+
+def _accepted_hex(data: "IncludeData") -> Optional[str]:
+    """``accepted-title-utf16``: the title the author accepted (``fetch --accept-title``);
+    only with the note that says so, and only when it is not the record's own title."""
+    if data.accepted_title is None:
+        return None
+    if not data.title_accepted:
+        raise IncludeRefused("refusing to write accepted-title-utf16 without the "
+                             "--accept-title note")
+    value = _utf16_hex("accepted-title-utf16", data.accepted_title)
+    if canonical.canon_sha256(data.accepted_title) == data.record["metadata"][
+            "title_canon_sha256"]:
+        raise IncludeRefused("refusing to write accepted-title-utf16: it is the record's "
+                             "own title")
+    return value
+
+
+def _title_of(value: Optional[str], key: str = "title-utf16") -> Optional[str]:
     """The title an include's ``title-utf16`` value spells (None: no such key)."""
     if value is None:
         return None
@@ -160,8 +195,26 @@ def _title_of(value: Optional[str]) -> Optional[str]:
             return bytes.fromhex(value[4:]).decode("utf-16-be")
     except (ValueError, UnicodeDecodeError):
         pass
-    raise IncludeRefused("refusing to write title-utf16 = %s: it is not feff and UTF-16BE as "
-                         "lower-case hex" % show(value, 80))
+    raise IncludeRefused("refusing to write %s = %s: it is not feff and UTF-16BE as "
+                         "lower-case hex" % (key, show(value, 80)))
+
+
+def _version_line(writer: str) -> str:
+    if writer == "":
+        return ""
+    if type(writer) is not str or not _VERSION_RE.match(writer):
+        raise _refused("the writer's version", writer, _VERSION_RE)
+    return VERSION_LINE % (writer, writer)
+
+
+def _writer_of(header: List[str]) -> str:
+    """The version of the pith-tex that wrote an include, from its header lines ("": none
+    named, as pith-tex 1.0.0 wrote it)."""
+    for line in header:
+        m = _VERSION_LINE_RE.match(line)
+        if m:
+            return m.group(1)
+    return ""
 
 
 def render(data: IncludeData) -> bytes:
@@ -192,7 +245,10 @@ def render(data: IncludeData) -> bytes:
         lines.append("  signature = absent,\n")
     if data.title is not None:
         lines.append("  title-utf16 = %s,\n" % _title_hex(data.title, data.record))
-    text = (HEADER + (TITLE_ACCEPTED if data.title_accepted else "")
+    accepted = _accepted_hex(data)
+    if accepted is not None:
+        lines.append("  accepted-title-utf16 = %s,\n" % accepted)
+    text = (HEADER + _version_line(data.writer) + (TITLE_ACCEPTED if data.title_accepted else "")
             + "\\pithrecord{%d}{\n" % FORMAT_VERSION + "".join(lines) + "}\n"
             + render_qr(data.number))
     return text.encode("ascii")  # cannot fail: every value above is ASCII by its pattern
@@ -290,6 +346,9 @@ def parse_include(text: str) -> IncludeData:
             signature_hex=values.get("signature-hex"),
             title_accepted=TITLE_ACCEPTED[:-1] in lines[:head],
             title=_title_of(values.get("title-utf16")),
+            accepted_title=_title_of(values.get("accepted-title-utf16"),
+                                     "accepted-title-utf16"),
+            writer=_writer_of(lines[:head]),
         )
         rendered = render(data)
     except IncludeRefused as e:

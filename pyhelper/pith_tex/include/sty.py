@@ -2,7 +2,8 @@
 paper (beside the main file, where arXiv needs it, or anywhere ``kpsewhich`` looks).
 
 ``fetch`` uses it to make the paper buildable (it writes the shipped pith.sty beside the
-main file when TeX finds none); ``check`` to say whether the paper's copy is current.
+main file when TeX finds none or an older one, which would refuse the include it writes);
+``check`` to say whether the paper's copy is current.
 """
 
 from __future__ import annotations
@@ -85,7 +86,6 @@ def ensure_sty(paper_dir: str, main_name: str) -> Check:
     """The ``pith.sty`` line of ``fetch``: make sure TeX finds a pith.sty for the paper in
     *paper_dir*, writing the shipped one there when it finds none."""
     from .. import __version__
-    from ..atomic import write_atomic
 
     here = os.path.join(paper_dir, "pith.sty")
     try:
@@ -104,19 +104,40 @@ def ensure_sty(paper_dir: str, main_name: str) -> Check:
         if how in ("same", "newer"):
             return Check("pith.sty", OK, "%s is beside %s%s" % (
                 describe(local), main_name, "" if how == "same" else " (newer than %s)" % ours))
-        return Check("pith.sty", WARN, "the %s beside %s %s %s: replace it with "
+        if how == "older":  # it would refuse the include written now (include-newer)
+            return _write(here, shipped, "replaced the older %s beside %s with %s: the "
+                          "include needs it" % (describe(local), main_name, ours))
+        return Check("pith.sty", WARN, "the %s beside %s differs from %s: replace it with "
                      "pith-tex check --fix (arXiv compiles with the one you upload)"
-                     % (describe(local), main_name,
-                        "is older than" if how == "older" else "differs from", ours))
+                     % (describe(local), main_name, ours))
     elsewhere = kpsewhich("pith.sty", paper_dir)
     if elsewhere is not None:
-        return Check("pith.sty", OK, "TeX finds pith.sty at %s; arXiv does not have it: "
-                     "copy it beside %s before you upload (pith-tex check --fix)"
-                     % (elsewhere, main_name))
+        older = _older(elsewhere, shipped)
+        if older is None:
+            return Check("pith.sty", OK, "TeX finds pith.sty at %s; arXiv does not have it: "
+                         "copy it beside %s before you upload (pith-tex check --fix)"
+                         % (elsewhere, main_name))
+        return _write(here, shipped, "wrote %s beside %s: TeX finds only the older %s at %s, "
+                      "and arXiv needs it in the upload" % (ours, main_name, older, elsewhere))
+    return _write(here, shipped, "wrote %s beside %s: TeX had none, and arXiv needs it in "
+                  "the upload" % (ours, main_name))
+
+
+def _older(path: str, shipped: bytes) -> Optional[str]:
+    """The description of the pith.sty at *path* when it is older than *shipped*."""
+    try:
+        data = read_sty(path)
+    except OSError:
+        return None
+    return describe(data) if compare_versions(data, shipped) == "older" else None
+
+
+def _write(here: str, shipped: bytes, done: str) -> Check:
+    from ..atomic import write_atomic
+
     try:
         write_atomic(here, shipped)
     except OSError as e:
-        return Check("pith.sty", WARN, "TeX finds no pith.sty and writing one beside %s "
-                     "failed: %s" % (main_name, e.strerror or e))
-    return Check("pith.sty", OK, "wrote %s beside %s: TeX had none, and arXiv needs it in "
-                 "the upload" % (ours, main_name))
+        return Check("pith.sty", WARN, "writing pith.sty to %s failed: %s; copy the one "
+                     "pith-tex ships with pith-tex check --fix" % (here, e.strerror or e))
+    return Check("pith.sty", OK, done)

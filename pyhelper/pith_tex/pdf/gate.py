@@ -30,12 +30,20 @@ The page tree:
   the way to a page; poppler and PDFium walk the kids.  A lying count opens another page 1.
   Also a node that is both a page and a page-tree node, a loop, a missing count.
 
+The cost of page 1:
+
+* **forms drawn too many times.**  A form drawing another 8 times, 12 levels deep, is
+  8^12 draws in a few KiB, and PDFium's memory grows with each draw until the kernel
+  kills it.  Every draw counts (a form drawn by a form drawn 8 times is drawn 8 times);
+  past :data:`MAX_DRAWS` the page is refused before any engine reads it.
+
 Bounded: at most :data:`MAX_STREAMS` content streams and :data:`MAX_BYTES` decoded bytes
 are read, :data:`MAX_DEPTH` levels of forms, :data:`MAX_TREE_NODES` page-tree nodes are
 compared (past that only the nodes on the way to page 1, the ones that choose it).  Past a
 cap the answer is a refusal too: what was not read cannot be vouched for.
 
-This is a bottom module: it imports nothing from pith_tex (pypdf inside the functions).
+This is a bottom module: it imports only :mod:`pith_tex.pdf.draws` (pypdf inside the
+functions).
 """
 
 from __future__ import annotations
@@ -50,6 +58,13 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 MAX_STREAMS = 512
 MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 16
+#: Form XObjects drawn on page 1, counting every draw of a form that is drawn again by
+#: another (a form drawing one 8 times, 12 levels deep, is 8^12 draws in a file of a
+#: few KiB).  PDFium parses a form anew at each draw and keeps what it parsed (about
+#: 1.4 KB a draw), so the 8^12 fan-out grows without end; 200,000 draws take it about
+#: 300 MB.  Honest pages draw forms hundreds of times (a plot's markers, a figure's
+#: glyphs), rarely tens of thousands.
+MAX_DRAWS = 200_000
 #: Page-tree nodes whose /Count is compared with their kids: each costs pypdf a parse
 #: (about 0.2 ms; pdfTeX's pages sit in object streams), so a long paper pays a bounded
 #: amount.  The nodes on the way to page 1, which choose it, are always compared.
@@ -75,6 +90,10 @@ _FILTERS = {"/AHx": "/ASCIIHexDecode", "/A85": "/ASCII85Decode", "/LZW": "/LZWDe
 
 class _Refused(Exception):
     """A cap was reached: the message says which."""
+
+
+class _TooCostly(_Refused):
+    """Page 1 would cost an engine more than it may spend: not to be rendered at all."""
 
 
 # --- content streams -------------------------------------------------------------------
@@ -342,10 +361,14 @@ def _inline_image(data: bytes, start: int, entries: Dict[str, Any], where: str,
 
 
 # What the scan of a content stream stops at: a string, a comment, a hex string or a
-# dictionary's ``<<``, and the operator ``BI`` (not a name ``/BI``, not inside a longer
-# token); everything else is skipped at the regular expression's speed.
+# dictionary's ``<<``, the operator ``BI`` (not a name ``/BI``, not inside a longer
+# token), and a name followed by the operator ``Do`` (white space and comments between:
+# the name is group 1); everything else is skipped at the regular expression's speed.
 _STOP_RE = re.compile(rb"\(|%|<<?|(?<![^\x00\t\n\x0c\r ()<>\[\]{}])BI"
-                      rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+                      rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
+                      rb"|/([^\x00\t\n\x0c\r ()<>\[\]{}/%]*)(?:[\x00\t\n\x0c\r ]|%[^\r\n]*[\r\n])*"
+                      rb"Do(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+_NAME_ESCAPE_RE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _PAREN_RE = re.compile(rb"[\\()]")
 _BI_RE = re.compile(rb"(?<![^\x00\t\n\x0c\r ()<>\[\]{}])BI"
                     rb"(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
@@ -381,10 +404,12 @@ def _image_entries(data: bytes, i: int) -> Tuple[Optional[Dict[str, Any]], int]:
     return None, -1
 
 
-def _scan(data: bytes, where: str, found: List[str], resources: Any = None) -> Optional[str]:
+def _scan(data: bytes, where: str, found: List[str], resources: Any = None,
+          draws: Optional[Dict[str, int]] = None) -> Optional[str]:
     """Scan the content stream *data* (whose colour spaces are in *resources*); append the
-    refusals of its inline images to *found*; return what the stream ends inside of ("a
-    comment", ...), or None."""
+    refusals of its inline images to *found*; count in *draws* how often it draws each
+    XObject name (``/Name Do``, outside strings and comments); return what the stream
+    ends inside of ("a comment", ...), or None."""
     i = 0
     while True:
         m = _STOP_RE.search(data, i)
@@ -392,7 +417,12 @@ def _scan(data: bytes, where: str, found: List[str], resources: Any = None) -> O
             return None
         at, i = m.start(), m.end()
         c = data[at]
-        if c == 0x28:  # (
+        if c == 0x2F:  # /Name Do
+            if draws is not None:
+                name = "/" + _NAME_ESCAPE_RE.sub(lambda e: bytes([int(e.group(1), 16)]),
+                                                 m.group(1)).decode("latin-1")
+                draws[name] = draws.get(name, 0) + 1
+        elif c == 0x28:  # (
             i = _string_end(data, at)
             if i < 0:
                 return "a string"
@@ -432,12 +462,14 @@ def _split(first: bytes, second: bytes) -> bool:
     return (_regular(a) and _regular(b)) or (a == b == 0x3E)
 
 
-def _contents_refusals(streams: List[bytes], found: List[str], resources: Any = None) -> None:
+def _contents_refusals(streams: List[bytes], found: List[str], resources: Any = None,
+                       draws: Optional[Dict[str, int]] = None) -> None:
     """Page 1's ``/Contents`` streams: each must end where a token ends (outside any
-    comment, string or inline image); the inline images of each are checked."""
+    comment, string or inline image); the inline images of each are checked (the names
+    they draw counted in *draws*)."""
     where = "page 1's content"
     for k, data in enumerate(streams):
-        inside = _scan(data, where, found, resources)
+        inside = _scan(data, where, found, resources, draws)
         if k + 1 == len(streams):
             if inside == "an inline image":  # its data runs on past the content's end
                 found.append("page 1's content ends inside an inline image: readers end "
@@ -464,6 +496,11 @@ class _Budget:
         self.streams = 0
         self.bytes = 0
         self.seen: Set[Tuple[int, int]] = set()
+        #: The names each stream read draws (``/Name Do``), by its key.
+        self.draws: Dict[Tuple[Any, Any], Dict[str, int]] = {}
+        #: Streams drawn once each beside page 1's content (annotation appearances,
+        #: pattern cells, Type 3 glyphs) and the resources their names are read in.
+        self.roots: List[Tuple[Tuple[Any, Any], Any]] = []
 
     def data(self, stream: Any) -> bytes:
         self.streams += 1
@@ -482,13 +519,17 @@ class _Budget:
         return data
 
     def first_visit(self, ref: Any) -> bool:
-        key = (getattr(ref, "idnum", None), getattr(ref, "generation", None))
+        key = _key(ref)
         if key[0] is None:
             return True  # a direct object: cannot loop
         if key in self.seen:
             return False
         self.seen.add(key)
         return True
+
+
+def _key(ref: Any) -> Tuple[Any, Any]:
+    return (getattr(ref, "idnum", None), getattr(ref, "generation", None))
 
 
 def _dict(value: Any) -> Dict[Any, Any]:
@@ -525,8 +566,12 @@ def _drawn_refusals(resources: Any, budget: _Budget, found: List[str], depth: in
     for what, ref, own in _streams_of(resources):
         if not budget.first_visit(ref):
             continue
+        names: Dict[str, int] = {}
         inside = _scan(budget.data(ref.get_object()), what, found,
-                       own if own is not None else resources)
+                       own if own is not None else resources, names)
+        budget.draws[_key(ref)] = names
+        if not what.startswith("form"):
+            budget.roots.append((_key(ref), own if own is not None else resources))
         if inside is not None:
             found.append("the %s on page 1 ends inside %s" % (what, inside))
         if own is not None:
@@ -549,8 +594,11 @@ def _annotation_refusals(page: Any, budget: _Budget, found: List[str]) -> None:
             obj = ref.get_object()
             if not hasattr(obj, "get_data") or not budget.first_visit(ref):
                 continue
+            names: Dict[str, int] = {}
             inside = _scan(budget.data(obj), "an annotation's appearance", found,
-                           obj.get("/Resources"))
+                           obj.get("/Resources"), names)
+            budget.draws[_key(ref)] = names
+            budget.roots.append((_key(ref), obj.get("/Resources")))
             if inside is not None:
                 found.append("an annotation's appearance on page 1 ends inside %s" % inside)
             _drawn_refusals(obj.get("/Resources"), budget, found, 1)
@@ -566,9 +614,34 @@ def _page_refusals(page: Any, resources: Any, found: List[str]) -> None:
         refs = list(obj) if isinstance(obj, list) else [contents]
         streams = [budget.data(r.get_object()) for r in refs
                    if hasattr(r.get_object(), "get_data")]
-    _contents_refusals(streams, found, resources)
+    names: Dict[str, int] = {}
+    _contents_refusals(streams, found, resources, names)
     _drawn_refusals(resources, budget, found)
     _annotation_refusals(page, budget, found)
+    _count_draws(names, resources, budget)
+
+
+def _count_draws(names: Dict[str, int], resources: Any, budget: _Budget) -> None:
+    """Refuse page 1 when it draws forms more than :data:`MAX_DRAWS` times."""
+    from .draws import Draws, TooManyDraws
+
+    def names_of(ref: Any, res: Any) -> Dict[str, int]:
+        found = budget.draws.get(_key(ref))
+        if found is None:  # not reached through the resources: read it now
+            found = {}
+            _scan(budget.data(ref.get_object()), "a form", [], res, found)
+            budget.draws[_key(ref)] = found
+        return found
+
+    try:
+        draws = Draws(names_of, MAX_DRAWS)
+        draws.add(draws.of(names, resources))
+        for key, res in budget.roots:
+            draws.add(1 + draws.of(budget.draws.get(key, {}), res))
+    except TooManyDraws:
+        raise _TooCostly("page 1 draws its forms more than %d times (forms that draw forms, "
+                         "each many times): the engines' memory and time grow with every "
+                         "draw" % MAX_DRAWS) from None
 
 
 # --- the page tree -----------------------------------------------------------------------
@@ -666,12 +739,13 @@ def _tree_refusals(pages: Any, found: List[str]) -> None:
 # --- the gate ----------------------------------------------------------------------------
 
 
-def refusals(data: bytes, reader: Any = None) -> List[str]:
+def refusals(data: bytes, reader: Any = None, costly: Optional[List[str]] = None) -> List[str]:
     """Why the PDF *data* reads two ways (one line each; empty: the gate passes).
 
     *reader* is a pypdf reader of *data* already open (else one is opened, quietly); a
     file pypdf cannot read at all is the caller's to report, so it gives no refusal
-    here."""
+    here.  The refusals that say page 1 is too costly to render (:data:`MAX_DRAWS`) are
+    also appended to *costly*: no engine should be asked to show it."""
     found: List[str] = []
     log = logging.getLogger("pypdf")
     quiet = reader is None and not log.disabled
@@ -697,6 +771,8 @@ def refusals(data: bytes, reader: Any = None) -> List[str]:
                     _page_refusals(page, resources, found)
             except _Refused as e:
                 found.append(str(e))
+                if costly is not None and isinstance(e, _TooCostly):
+                    costly.append(str(e))
             except RecursionError:
                 found.append("page 1's objects are nested too deeply to be read")
             except Exception as e:  # pypdf on objects that are not what they claim

@@ -1,6 +1,16 @@
 """Which optional content groups (layers) a viewer switches off when it opens the file,
 and where an annotation lies: what :mod:`pith_tex.pdf.links` needs to tell a link a reader
-can click from one no viewer shows (read with pypdf, as the links are)."""
+can click from one no viewer shows (read with pypdf, as the links are).
+
+Also which groups the readers' engines switch differently on screen and in print
+(:func:`engines_disagree`): a group's ``/Usage`` state for the event decides in PDFium
+(for Print, its View state when it has no Print state) and the default configuration
+only when it says nothing; pdf.js (Firefox) shows a group when the configuration has it
+on *and* its ``/Usage`` is not off; poppler reads the configuration alone; none reads
+the ``/AS`` events.  PDFium's print
+state is what ``FPDF_PRINTING`` renders (:mod:`pith_tex.pdf.printed` compares it with the
+screen); a group pdf.js switches otherwise cannot be rendered here, so content in it over
+the badge, the QR code or the title is refused."""
 
 from __future__ import annotations
 
@@ -135,3 +145,92 @@ def annot_rect(annot: Any) -> Optional[Box]:
     except Exception:
         return None
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _state(config: Any, number: int) -> bool:
+    """Whether the default configuration *config* switches group *number* on (its
+    /BaseState, /ON and /OFF; no events)."""
+    on = config.get("/BaseState", "/ON") != "/OFF"
+    for key, value in (("/ON", True), ("/OFF", False)):
+        if number in _group_list(config.get(key), key):
+            on = value
+    return on
+
+
+def _usage(group: Any, event: str) -> Optional[bool]:
+    """The group's /Usage state for *event* (``View`` or ``Print``): True on, False off,
+    None when it says nothing."""
+    usage = group.get("/Usage")
+    usage = usage.get_object() if usage is not None else None
+    if not isinstance(usage, dict):
+        return None
+    entry = usage.get("/" + event)
+    entry = entry.get_object() if entry is not None else None
+    if not isinstance(entry, dict):
+        return None
+    state = entry.get("/%sState" % event)
+    return None if state is None else state != "/OFF"
+
+
+def _intends_view(group: Any) -> bool:
+    """Whether the group's /Intent includes View (or All); absent, it is View."""
+    intent = group.get("/Intent")
+    intent = intent.get_object() if intent is not None else "/View"
+    names = list(intent) if isinstance(intent, list) else [intent]
+    return any(n in ("/View", "/All") for n in names)
+
+
+def _pdfium_state(config: Any, group: Any, number: int, event: str) -> bool:
+    """PDFium's state of the group for *event* (CPDF_OCContext::LoadOCGState): on when
+    its /Intent leaves out View; else its /Usage state for the event, for Print its View
+    state when it has none; else the configuration's (/AS events only read the /Usage
+    states already looked at)."""
+    if not _intends_view(group):
+        return True
+    for usage in ((event, "View") if event == "Print" else (event,)):
+        state = _usage(group, usage)
+        if state is not None:
+            return state
+    return _state(config, number)
+
+
+def _pdfjs_state(config: Any, group: Any, number: int, event: str) -> bool:
+    """pdf.js's state of the group for *event*: the configuration's state, and then off
+    when its /Usage says off for that event (no /AS)."""
+    return _state(config, number) and _usage(group, event) is not False
+
+
+def engines_disagree(page: Any) -> Tuple[str, ...]:
+    """The /Name of each optional content group that PDFium and pdf.js switch differently,
+    on screen or in print (read with pypdf from page 1's document; empty when none).
+    Raises :class:`Unfollowed` for a configuration pith-tex does not follow as both do
+    (/Configs, which PDFium searches for a view configuration)."""
+    try:
+        pdf = page.pdf
+        root = (pdf.trailer["/Root"] if hasattr(pdf, "trailer") else pdf.root_object
+                ).get_object()
+        props = root.get("/OCProperties")
+        props = props.get_object() if props is not None else None
+        if not isinstance(props, dict):
+            return ()
+        config = props.get("/D")
+        config = config.get_object() if config is not None else None
+        if not isinstance(config, dict):
+            return ()
+        if props.get("/Configs") is not None:
+            raise Unfollowed("its optional content has alternate configurations "
+                             "(/Configs): which layers each reader shows is not known")
+        names = []
+        _group_list(props.get("/OCGs"), "/OCGs")  # refs to dictionaries, or Unfollowed
+        for ref in props["/OCGs"].get_object():
+            group, number = ref.get_object(), ref.idnum
+            if any(_pdfium_state(config, group, number, event)
+                   != _pdfjs_state(config, group, number, event)
+                   for event in ("View", "Print")):
+                names.append(str(group.get("/Name", "")))
+        return tuple(names)
+    except Unfollowed:
+        raise
+    except Exception as e:
+        raise Unfollowed("its optional content configuration cannot be read (%s): which "
+                         "layers are on in print is not known" % type(e).__name__)

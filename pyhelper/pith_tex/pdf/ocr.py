@@ -10,14 +10,18 @@ pixels").  Only the recogniser runs (a line is given, nothing is detected); its 
 is restricted to :data:`ALLOWED` (the other classes of its alphabet, Chinese among them,
 are never chosen) and decoded greedily (CTC).
 
-This module only reads: what the line must say is decided in :mod:`pith_tex.pdf.shown`.
+Where a match is read (:func:`ocr_regions`: its glyphs' boxes, line by line, turned
+upright) is decided here too.  This module only reads: what the line must say is decided
+in :mod:`pith_tex.pdf.shown`.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
+
+Box = Tuple[float, float, float, float]  # x0, y0 (top), x1, y1 (bottom), in points
 
 #: What the badge can show: ``pith:YYYY:`` and a base32 number, in either case (a reader
 #: reads base32 either way); digits 0, 1, 8, 9 too, so that a look-alike is seen as what
@@ -162,7 +166,7 @@ def _decode(classes: List[str], best: List[int]) -> str:
     return "".join(out)
 
 
-def turn_of(boxes: Tuple[Tuple[float, float, float, float], ...]) -> int:
+def turn_of(boxes: Tuple[Box, ...]) -> int:
     """The clockwise turn (0, 90, 180, 270) that sets upright a line whose characters'
     boxes (view frame, y down) are *boxes*, in reading order: from the first character's
     centre to the last's."""
@@ -173,3 +177,66 @@ def turn_of(boxes: Tuple[Tuple[float, float, float, float], ...]) -> int:
     if abs(dy) > abs(dx):
         return 90 if dy < 0 else 270  # reading up the page: turn it a quarter clockwise
     return 180 if dx < 0 else 0
+
+
+# --- where a match is read ------------------------------------------------------------
+
+#: The scale at which a match is rendered for OCR: this many pixels an em (the model
+#: reads lines 48 pixels high; the line's box is about 1.3 em with its margin).
+OCR_EM_PX = 48.0
+OCR_PAD_EM = 0.3  # margin around the glyphs' boxes, in em
+MAX_READ = 4  # matches read (an honest page 1 has one badge)
+MAX_OCR_PIXELS = 4_000_000  # one region's rendering for OCR is scaled down beyond this
+
+
+class Region(NamedTuple):
+    """One line of a match of the ``ink`` pattern (:class:`pith_tex.pdf.pageview.Ink`)
+    where OCR reads it, the same in every engine's rendering (a match set on two lines is
+    read line by line)."""
+
+    match: int  # which match (its index in the ink list)
+    text: str  # the line's part of the match, as the text layer has it
+    box: Box  # view frame, points
+    turn: int
+    scale: float  # pixels a point
+
+
+def _lines(ink: Any) -> List[List[int]]:
+    """The indices of *ink*'s characters, line by line: a line ends where the next
+    character's box does not overlap the last one's across the line."""
+    across = (1, 3) if turn_of(ink.boxes) in (0, 180) else (0, 2)
+    lines: List[List[int]] = []
+    for i, b in enumerate(ink.boxes):
+        if lines:
+            last = ink.boxes[lines[-1][-1]]
+            if b[across[0]] < last[across[1]] and last[across[0]] < b[across[1]]:
+                lines[-1].append(i)
+                continue
+        lines.append([i])
+    return lines
+
+
+def ocr_regions(inks: Sequence[Any], width: float, height: float) -> Tuple[Region, ...]:
+    """The parts of page 1 that show each of *inks*, a line each (its glyphs' tight
+    boxes, or the loose ones where a tight box is empty, and :data:`OCR_PAD_EM` around),
+    on the page."""
+    found = []
+    for k, ink in enumerate(inks[:MAX_READ]):
+        tight = ink.tight or ink.boxes
+        em = max(max(ink.sizes, default=1.0), 1.0)
+        pad = OCR_PAD_EM * em
+        for line in _lines(ink):
+            boxes = [tight[i] if tight[i][2] > tight[i][0] and tight[i][3] > tight[i][1]
+                     else ink.boxes[i] for i in line]
+            box = (max(0.0, min(b[0] for b in boxes) - pad),
+                   max(0.0, min(b[1] for b in boxes) - pad),
+                   min(width, max(b[2] for b in boxes) + pad),
+                   min(height, max(b[3] for b in boxes) + pad))
+            area = (box[2] - box[0]) * (box[3] - box[1])
+            if area <= 0:
+                continue
+            scale = min(OCR_EM_PX / em, (MAX_OCR_PIXELS / area) ** 0.5)
+            found.append(Region(k, "".join(ink.text[i] for i in line), box,
+                                turn_of(tuple(ink.boxes[i] for i in line)) if len(line) > 1
+                                else turn_of(ink.boxes), scale))
+    return tuple(found)

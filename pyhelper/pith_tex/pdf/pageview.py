@@ -12,7 +12,9 @@ A reader sees what their viewer's engine draws, not what a parser of ours reads.
     standard input, so no file is opened twice (nothing can change between the readings).
 
 Each engine gives a :class:`View`: its text of page 1 as words with boxes and font sizes,
-and the QR codes that zxing-cpp decodes from its rendering of page 1.  The callers compare
+and the QR codes that zxing-cpp decodes from its rendering of page 1 (PDFium also renders
+it as printed: :attr:`PageOne.printed`, which :mod:`pith_tex.pdf.printed` compares with
+the screen).  The callers compare
 the views (the engines may disagree: that is a finding, not an error here).  Where poppler is
 not installed, :func:`page_one` says so in :attr:`PageOne.missing` and gives PDFium's view
 alone: the caller must name that in its output.
@@ -33,6 +35,8 @@ import subprocess
 import time
 import xml.etree.ElementTree as ET
 from typing import Callable, Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
+
+from .ocr import Region, ocr_regions
 
 Box = Tuple[float, float, float, float]  # x0, y0 (top), x1, y1 (bottom), in points
 
@@ -127,6 +131,10 @@ class View(NamedTuple):
     read: Tuple["Reading", ...] = ()
     #: Why no OCR ran here (None: it ran, or no ``ink`` was asked for).
     unread: Optional[str] = None
+    #: PDFium only: the page objects of page 1 (forms' too) in optional content or under
+    #: an /ActualText, as (``"OC"`` and the group's /Name, or ``"ActualText"`` and its
+    #: text; the object's box in the view's frame).
+    marks: Tuple[Tuple[str, str, Box], ...] = ()
 
     @property
     def text(self) -> str:
@@ -136,6 +144,9 @@ class View(NamedTuple):
 class PageOne(NamedTuple):
     views: Tuple[View, ...]  # PDFium first
     missing: Tuple[str, ...]  # engines not available here, each with why
+    #: PDFium's page 1 as printed (``FPDF_PRINTING``: annotations flagged for print,
+    #: optional content in its print state), its text and QR codes; None when not asked.
+    printed: Optional[View] = None
 
 
 # --- QR codes ----------------------------------------------------------------------
@@ -410,70 +421,6 @@ def _finer(raw, page, code: Tuple[Optional[str], Box, Tuple[Tuple[float, float],
 
 # --- the matches read from pixels ---------------------------------------------------
 
-#: The scale at which a match is rendered for OCR: this many pixels an em (the model
-#: reads lines 48 pixels high; the line's box is about 1.3 em with its margin).
-OCR_EM_PX = 48.0
-OCR_PAD_EM = 0.3  # margin around the glyphs' boxes, in em
-MAX_READ = 4  # matches read (an honest page 1 has one badge)
-MAX_OCR_PIXELS = 4_000_000  # one region's rendering for OCR is scaled down beyond this
-
-
-class Region(NamedTuple):
-    """One line of a match of ``ink`` where OCR reads it, the same in every engine's
-    rendering (a match set on two lines is read line by line)."""
-
-    match: int  # which match (its index in the ink list)
-    text: str  # the line's part of the match, as the text layer has it
-    box: Box  # view frame, points
-    turn: int
-    scale: float  # pixels a point
-
-
-def _lines(ink: Ink) -> List[List[int]]:
-    """The indices of *ink*'s characters, line by line: a line ends where the next
-    character's box does not overlap the last one's across the line."""
-    from .ocr import turn_of
-
-    across = (1, 3) if turn_of(ink.boxes) in (0, 180) else (0, 2)
-    lines: List[List[int]] = []
-    for i, b in enumerate(ink.boxes):
-        if lines:
-            last = ink.boxes[lines[-1][-1]]
-            if b[across[0]] < last[across[1]] and last[across[0]] < b[across[1]]:
-                lines[-1].append(i)
-                continue
-        lines.append([i])
-    return lines
-
-
-def ocr_regions(inks: Sequence[Ink], width: float, height: float) -> Tuple[Region, ...]:
-    """The parts of page 1 that show each of *inks*, a line each (its glyphs' tight
-    boxes, or the loose ones where a tight box is empty, and :data:`OCR_PAD_EM` around),
-    on the page."""
-    from .ocr import turn_of
-
-    found = []
-    for k, ink in enumerate(inks[:MAX_READ]):
-        tight = ink.tight or ink.boxes
-        em = max(max(ink.sizes, default=1.0), 1.0)
-        pad = OCR_PAD_EM * em
-        for line in _lines(ink):
-            boxes = [tight[i] if tight[i][2] > tight[i][0] and tight[i][3] > tight[i][1]
-                     else ink.boxes[i] for i in line]
-            box = (max(0.0, min(b[0] for b in boxes) - pad),
-                   max(0.0, min(b[1] for b in boxes) - pad),
-                   min(width, max(b[2] for b in boxes) + pad),
-                   min(height, max(b[3] for b in boxes) + pad))
-            area = (box[2] - box[0]) * (box[3] - box[1])
-            if area <= 0:
-                continue
-            scale = min(OCR_EM_PX / em, (MAX_OCR_PIXELS / area) ** 0.5)
-            found.append(Region(k, "".join(ink.text[i] for i in line), box,
-                                turn_of(tuple(ink.boxes[i] for i in line)) if len(line) > 1
-                                else turn_of(ink.boxes), scale))
-    return tuple(found)
-
-
 def _read_all(regions: Sequence[Region], render: Callable[[Region], Tuple[int, int, bytes]]
               ) -> Tuple[Tuple[Reading, ...], Optional[str]]:
     """OCR of *render(region)* (width, height, grey pixels) at each region, the lines of
@@ -507,11 +454,113 @@ def _read_all(regions: Sequence[Region], render: Callable[[Region], Tuple[int, i
     return tuple(out), None
 
 
+MAX_MARKED = 4096  # marked objects kept (past it, a last ("cap", ...) entry says so)
+MAX_OBJECTS = 200_000  # page objects looked at, forms' included
+_MARK_CHARS = 4096  # UTF-16 units read of a mark's name or /ActualText
+
+
+def _mark_text(raw, mark, key: Optional[bytes], buf) -> Optional[str]:
+    """The name of *mark* (key None) or its string parameter *key* (None: absent), read
+    into *buf* (UTF-16 units)."""
+    import ctypes
+
+    out = ctypes.c_ulong(0)
+    if key is None:
+        ok = raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out))
+    else:
+        ok = raw.FPDFPageObjMark_GetParamStringValue(mark, key, buf, ctypes.sizeof(buf),
+                                                     ctypes.byref(out))
+    if not ok:
+        return None
+    n = max(0, min(out.value, ctypes.sizeof(buf)) // 2 - 1)  # UTF-16LE, NUL-terminated
+    return ctypes.string_at(buf, 2 * n).decode("utf-16-le", "replace")
+
+
+Matrix = Tuple[float, float, float, float, float, float]
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _times(m: Matrix, n: Matrix) -> Matrix:
+    """*m* then *n* (PDF's row-vector order: a point goes through m first)."""
+    return (m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3],
+            m[2] * n[0] + m[3] * n[2], m[2] * n[1] + m[3] * n[3],
+            m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5])
+
+
+def _placed(m: Matrix, box: Box) -> Box:
+    """The box around *box* (x0, y0, x1, y1) mapped by *m*."""
+    xs, ys = [], []
+    for x in (box[0], box[2]):
+        for y in (box[1], box[3]):
+            xs.append(m[0] * x + m[2] * y + m[4])
+            ys.append(m[1] * x + m[3] * y + m[5])
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], ...]:
+    """Page 1's objects in optional content or under an /ActualText (:attr:`View.marks`):
+    where a layer or a replacement text can make what a reader sees or prints differ
+    from what PDFium's screen shows and its text says."""
+    import ctypes
+
+    found: List[Tuple[str, str, Box]] = []
+    buf = (ctypes.c_ushort * _MARK_CHARS)()
+    # (the page or a form object, its depth, what maps its objects' boxes to the page:
+    # PDFium gives a form's objects in the form's space, the form object its matrix)
+    stack = [(page.raw, True, 0, _IDENTITY)]
+    seen = 0
+    while stack:
+        parent, is_page, depth, to_page = stack.pop()
+        count = (raw.FPDFPage_CountObjects if is_page else raw.FPDFFormObj_CountObjects)(parent)
+        for i in range(max(0, count)):
+            seen += 1
+            if seen > MAX_OBJECTS or len(found) >= MAX_MARKED:
+                return tuple(found) + (("cap", "", (0.0, 0.0, 0.0, 0.0)),)
+            obj = (raw.FPDFPage_GetObject if is_page else raw.FPDFFormObj_GetObject)(parent, i)
+            if not obj:
+                continue
+            if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM and depth < 32:
+                m = raw.FS_MATRIX()
+                if raw.FPDFPageObj_GetMatrix(obj, m):
+                    own = (m.a, m.b, m.c, m.d, m.e, m.f)
+                    stack.append((obj, False, depth + 1, _times(own, to_page)))
+            for k in range(max(0, raw.FPDFPageObj_CountMarks(obj))):
+                mark = raw.FPDFPageObj_GetMark(obj, k)
+                name = _mark_text(raw, mark, None, buf) if mark else None
+                actual = _mark_text(raw, mark, b"ActualText", buf) if mark else None
+                if name != "OC" and actual is None:
+                    continue
+                box = [ctypes.c_float() for _ in range(4)]
+                if not raw.FPDFPageObj_GetBounds(obj, *[ctypes.byref(b) for b in box]):
+                    continue
+                where = to_view(crop, rotation, _placed(
+                    to_page, (box[0].value, box[1].value, box[2].value, box[3].value)))
+                if actual is not None:
+                    found.append(("ActualText", actual, where))
+                if name == "OC":
+                    found.append(("OC", _mark_text(raw, mark, b"Name", buf) or "", where))
+    return tuple(found)
+
+
+def _pixels(bitmap) -> bytes:
+    """A pypdfium2 bitmap's rows without their padding."""
+    w, h, stride = bitmap.width, bitmap.height, bitmap.stride
+    buf = bytes(bitmap.buffer)
+    return buf if stride == w else b"".join(buf[r * stride:r * stride + w] for r in range(h))
+
+
 def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = None,
                 meta: Sequence[str] = ()) -> View:
     """PDFium's view of page 1 of the PDF *data*; with *ink*, the :class:`Ink` of each
     match of that pattern in its text (white space removed); with *meta*, the Info
     values of those keys as PDFium reads them (FPDF_GetMetaText)."""
+    return _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, printed=False)[0]
+
+
+def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
+                  meta: Sequence[str], printed: bool) -> Tuple[View, Optional[View]]:
+    """:func:`pdfium_view`, and with *printed* page 1 as PDFium prints it
+    (:attr:`PageOne.printed`), from the same document."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
@@ -538,11 +587,13 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
         words = _pdfium_words(chars)
         scale = _dpi_for(width, height, dpi) / 72.0
         bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True)
-        w, h, stride = bitmap.width, bitmap.height, bitmap.stride
-        buf = bytes(bitmap.buffer)
-        pixels = buf if stride == w else b"".join(
-            buf[r * stride:r * stride + w] for r in range(h))
-        raster = Raster(w, h, scale * 72.0, pixels)
+        raster = Raster(bitmap.width, bitmap.height, scale * 72.0, _pixels(bitmap))
+        printing: Optional[Raster] = None
+        if printed:  # as Chrome prints: print-flagged annotations, layers' print state
+            bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True,
+                                 extra_flags=raw.FPDF_PRINTING)
+            printing = Raster(bitmap.width, bitmap.height, scale * 72.0, _pixels(bitmap))
+        marks = _marks(raw, page, crop, rotation)
         inks = () if ink is None else _ink(raw, page, textpage, chars, ink, width, height,
                                               crop, rotation)
         values = []
@@ -558,11 +609,24 @@ def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = 
     finally:
         pdf.close()
     codes = [c for c in found if c[0] is not None]
-    return View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
-                float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
-                rotation, inks, tuple(values), tuple(c[1] for c in codes),
-                tuple(c[1] for c in found if c[0] is None), raster,
-                tuple(c[2] for c in codes), read=reads, unread=unread)
+    screen = View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
+                  float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
+                  rotation, inks, tuple(values), tuple(c[1] for c in codes),
+                  tuple(c[1] for c in found if c[0] is None), raster,
+                  tuple(c[2] for c in codes), marks=marks, read=reads,
+                  unread=unread)
+    if printing is None:
+        return screen, None
+    if printing.pixels == raster.pixels:  # the same pixels hold the same codes
+        return screen, screen._replace(engine="pdfium-print", ink=(), read=(),
+                                       raster=printing)
+    found = qr_found(printing)
+    codes = [c for c in found if c[0] is not None]
+    return screen, screen._replace(
+        engine="pdfium-print", codes=tuple(c[0] for c in codes), ink=(), read=(),
+        raster=printing,
+        code_boxes=tuple(c[1] for c in codes), code_corners=tuple(c[2] for c in codes),
+        unreadable=tuple(c[1] for c in found if c[0] is None))
 
 
 # --- poppler -----------------------------------------------------------------------
@@ -724,13 +788,13 @@ def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
     Raises :class:`EngineFailed` when an engine cannot read page 1 at all: an engine that
     cannot show the page is a finding the caller reports (could not check).
     """
-    first = pdfium_view(data, dpi=dpi, ink=ink, meta=meta)
+    first, printed = _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, printed=True)
     missing = poppler_missing()
     if missing is not None:
-        return PageOne((first,), (missing,))
+        return PageOne((first,), (missing,), printed)
     # poppler's pixels are read where PDFium's text locates the matches: one place, two
     # renderings of it
     second = poppler_view(data, dpi=dpi, deadline=deadline,
                           width_hint=(first.width, first.height), meta=meta,
                           regions=ocr_regions(first.ink, first.width, first.height))
-    return PageOne((first, second), ())
+    return PageOne((first, second), (), printed)

@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..record.identifier import URL_BASE
-from .pageview import Box, PageOne, Raster, View, to_view
+from .pageview import INK_DELTA, Box, PageOne, Raster, View, to_view
 from .links import Link, link_problem
 
 #: Text smaller than this (points) is not shown to a reader.
@@ -38,6 +38,9 @@ POPPLER_HEIGHT = 0.6
 #: The smallest QR module (points) that counts as scannable: 0.25 mm, the usual floor for
 #: printed codes (pith.sty's default 2 cm code has 0.54 mm modules).
 MIN_QR_MODULE_PT = 0.25 / 25.4 * 72
+#: The side under which a link is not pith.sty's over its QR code (its smallest code,
+#: qr-size 9.25 mm, is 26 pt).
+MIN_QR_LINK_PT = 20.0
 
 # The visible badge in page 1's text, with every whitespace removed first (extractors
 # may split the monospaced string or put spaces between its glyphs).
@@ -346,8 +349,11 @@ def _matches(text: str, number: str, year: Optional[int]) -> bool:
 
 
 #: A character has ink in a rendering when this many of its box's pixels are darker than
-#: INK_DARK (of 255).
-INK_DARK = 128
+#: INK_DARK (of 255): as much darker than the white page as PDFium's ink test asks
+#: (pageview.INK_DELTA).  Glyphs left white have none; a 4 pt colon, anti-aliased to
+#: greys of 120 to 175 at 150 dpi, has (at 128 poppler's view of a beamer slide's small
+#: badge "had no ink", and verify said the viewers disagree).
+INK_DARK = 255 - INK_DELTA
 INK_DARK_PIXELS = 2
 
 
@@ -451,6 +457,20 @@ def _link_check(view: View, copies: List[Box], number: str, year: Optional[int],
     return Check("badge", OK, "%s, linked to %s%s" % (seen, URL_BASE, number))
 
 
+def _qr_link(areas: Union[Tuple[Link, ...], str], number: str) -> bool:
+    """Whether page 1 has the link pith.sty puts over its QR code: a square of at least
+    :data:`MIN_QR_LINK_PT` a side opening the number's Pith page (the badge's link is a
+    line of text)."""
+    if isinstance(areas, str):
+        return True  # not read: a code pith.sty drew cannot be ruled out
+    for link in areas:
+        w, h = abs(link.box[2] - link.box[0]), abs(link.box[3] - link.box[1])
+        if (min(w, h) >= MIN_QR_LINK_PT and 0.8 <= w / h <= 1.25
+                and link_problem(link, number) is None):
+            return True
+    return False
+
+
 def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -477,15 +497,21 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
             return Check("qr", FAIL, "page 1 shows a QR code of %s (decoded from %s's "
                          "rendering), not only the code of %s"
                          % (_show(other[0]), _name(view), want))
+    having = [v for v in page.views if want in v.codes]
+    if not having and not _qr_link(areas, number):
+        # no code of pith.sty's (the qr option draws one, and links it): zxing-cpp's
+        # finder patterns in body text, tables or figures that decode to nothing are no
+        # code at all
+        return Check("qr", OK, "page 1 has no QR code of pith.sty's (the qr option draws "
+                     "one) and none that decodes to anything else" + _said(page))
     for view in page.views:
         if view.unreadable:
             return Check("qr", FAIL, "page 1 shows a QR code that cannot be read (zxing-cpp "
                          "finds it in %s's rendering but cannot decode it: damaged, covered "
                          "or clipped): a scanner does not reach %s" % (_name(view), want))
-    having = [v for v in page.views if want in v.codes]
     if not having:
-        return Check("qr", WARN, "page 1 has no QR code drawn by pith.sty (the qr option): "
-                     "no QR code was checked" + _said(page))
+        return Check("qr", WARN, "page 1 has pith.sty's link for a QR code of %s, but no "
+                     "QR code is seen there: no QR code was checked%s" % (want, _said(page)))
     if len(having) != len(page.views):
         return Check("qr", ERROR, "viewers disagree: %s; what a scanner reads depends on the "
                      "viewer" % "; ".join(

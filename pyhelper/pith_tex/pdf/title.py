@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import io
 import re
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
-from .pageview import EngineFailed, PageOne, View, Word, page_one
+from .bounded import page_one
+from .pageview import EngineFailed, PageOne, View, Word
 from ..record.canonical import canon_sha256
 from ..title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, Comparison, compare,
                              contains, shown)
@@ -102,40 +103,83 @@ def _engine_titles(page: PageOne) -> List[Tuple[str, Optional[str]]]:
     return [(v.engine, visible_title(v)) for v in page.views]
 
 
+#: How the ``title`` line of a title the author accepted begins (``check`` keeps it).
+ACCEPTED = "different, accepted by the author"
+
+
+def _shown_as(view: View, title: str, wanted: Optional[str],
+              comparing: Callable[[str], Comparison]) -> Tuple[str, Comparison]:
+    """Page 1's *title* in *view* against *wanted* (*comparing* one text with it): as
+    shown, without a footnote mark joined to its last word, or among page 1's display
+    text (a journal's name set larger above it)."""
+    c = comparing(title)
+    bare = re.sub(r"(?<=[^\W\d])\d{1,2}$", "", title)  # a footnote mark joined to
+    if not c.matches and bare != title:           # the last word ("LLMs1")
+        c2 = comparing(bare)
+        if c2.matches:
+            title, c = bare, c2
+    if not c.matches and wanted is not None:
+        # not the largest text: the wanted title among page 1's display text
+        if any(contains(b, wanted) for b in display_blocks(view)):
+            c = Comparison(FORMATTING, "found in page 1's display text",
+                           ("set below larger text %s" % shown(title),))
+            title = wanted
+    return title, c
+
+
+def _accepted_line(page: PageOne, seen: List[Tuple[str, Optional[str]]], accepted: str,
+                   theirs: str) -> Optional[Check]:
+    """The ``title`` line when every engine shows the title the author accepted
+    (``fetch --accept-title``, ``PithAcceptedTitle``); None when one does not."""
+    titles = []
+    for (engine, title), view in zip(seen, page.views):
+        if title is None:
+            return None
+        # the accepted title is TeX as typed: its macros are read against the page
+        title, c = _shown_as(view, title, accepted, lambda t: compare(accepted, t, None))
+        if not c.matches:
+            return None
+        titles.append(title)
+    engines = " and ".join(e for e, _ in seen)
+    return Check("title", WARN, "%s (fetch --accept-title): page 1's title %s is the title "
+                 "the author accepted (PithAcceptedTitle); the record's title is%s: the "
+                 "number identifies the record's paper, and its author says this PDF is a "
+                 "later version of it; nothing here proves that (as %s show it)"
+                 % (ACCEPTED, shown(titles[0]), theirs or " another (by its hash)", engines))
+
+
 def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[str],
-                    where: str, *, source: str, accepted: bool = False) -> Check:
+                    where: str, *, source: str, accepted: Optional[str] = None) -> Check:
     """The ``title`` line for page 1 as the engines show it.  *source* says where
-    *record_title* came from (``PithTitle``, the cache), for the message."""
+    *record_title* came from (``PithTitle``, the cache), for the message.  *accepted*:
+    the title the author accepted in place of the record's (``PithAcceptedTitle``, as
+    typed): page 1 showing it is a WARN that says so, not a FAIL."""
     seen = _engine_titles(page)
     results = []
-    for engine, title in seen:
+    for (engine, title), view in zip(seen, page.views):
         if title is None:
             return Check("title", WARN, "not compared: %s shows no title text on page 1 "
                          "(%s)" % (engine, where))
-        c = compare(title, record_title, canon)
-        bare = re.sub(r"(?<=[^\W\d])\d{1,2}$", "", title)  # a footnote mark joined to
-        if not c.matches and bare != title:           # the last word ("LLMs1")
-            c2 = compare(bare, record_title, canon)
-            if c2.matches:
-                title, c = bare, c2
-        if not c.matches and record_title is not None:
-            # not the largest text: the record's title among page 1's display text
-            view = next(v for v in page.views if v.engine == engine)
-            if any(contains(b, record_title) for b in display_blocks(view)):
-                c = Comparison(FORMATTING, "found in page 1's display text",
-                               ("set below larger text %s" % shown(title),))
-                title = record_title
+        title, c = _shown_as(view, title, record_title,
+                             lambda t: compare(t, record_title, canon))
         results.append((engine, title, c))
     theirs = (" %s (%s)" % (shown(record_title), source) if record_title is not None
               else "")
     missing = "" if not page.missing else "; %s" % "; ".join(page.missing)
+    if accepted is not None and not all(r[2].kind == SAME for r in results):
+        line = _accepted_line(page, seen, accepted, theirs)
+        if line is not None:
+            return line
     worst = next((r for r in results if r[2].kind == DIFFERENT), None)
     if worst is not None:
         engine, title, _ = worst
-        if accepted:
-            return Check("title", OK, "different, accepted (fetch --accept-title): this PDF "
-                         "is titled %s; the record's title is%s (the title changed since the "
-                         "record)" % (shown(title), theirs or " another (by its hash)"))
+        if accepted is not None:
+            return Check("title", FAIL, "different: this PDF is titled %s; the number is "
+                         "for%s, and the title its author accepted is %s (PithAcceptedTitle) "
+                         "(%s reads page 1 so): if the title changed again, run pith-tex "
+                         "fetch --accept-title again and recompile"
+                         % (shown(title), theirs or " another title (by its hash)",
+                            shown(accepted), engine))
         return Check("title", FAIL, "different: this PDF is titled %s; the number is for%s "
                      "(%s reads page 1 so; another paper's number?)"
                      % (shown(title), theirs or " another title (by its hash)", engine))
@@ -184,12 +228,14 @@ def _cached_title(number: Optional[str]) -> Optional[str]:
 
 
 def pdf_title_checks(pdf_title: Optional[str], number: Optional[str], canon: Optional[str],
-                     page: Optional[PageOne], page_error: Optional[str] = None) -> List[Check]:
+                     page: Optional[PageOne], page_error: Optional[str] = None,
+                     accepted: Optional[str] = None) -> List[Check]:
     """``verify paper.pdf``'s title lines for a PDF whose record (number *number*) has
     ``title_canon_sha256`` *canon*: ``pith-title`` (the PDF's ``PithTitle``, *pdf_title*,
     hashes to it, exactly) and ``title`` (page 1's visible title, from *page*: page 1 as
     the engines show it, read once by the caller; None with *page_error* when they
-    could not)."""
+    could not).  *accepted*: the PDF's ``PithAcceptedTitle``, the title its author
+    accepted in place of the record's (``fetch --accept-title``)."""
     checks: List[Check] = []
     record_title = pdf_title
     source = "PithTitle"
@@ -213,7 +259,8 @@ def pdf_title_checks(pdf_title: Optional[str], number: Optional[str], canon: Opt
     if page is None:
         return checks + [Check("title", ERROR, "not checked: %s" % (
             page_error or "page 1 could not be read"))]
-    checks.append(title_from_page(page, canon, record_title, "page 1", source=source))
+    checks.append(title_from_page(page, canon, record_title, "page 1", source=source,
+                                  accepted=accepted))
     return checks
 
 
@@ -229,9 +276,10 @@ def _read_pdf(path: str) -> bytes:
 
 
 def visible_title_check(pdf: str, canon: Optional[str], record_title: Optional[str],
-                        where: str, *, accepted: bool = False) -> Optional[Check]:
+                        where: str, *, accepted: Optional[str] = None) -> Optional[Check]:
     """``check``'s title line from the PDF it compiled (None: the engines could not read
-    it, or show no title: the caller compares the source instead)."""
+    it, or show no title: the caller compares the source instead).  *accepted*: the
+    title the include accepts in place of the record's."""
     try:
         data = _read_pdf(pdf)
         page = page_one(data)
@@ -243,6 +291,6 @@ def visible_title_check(pdf: str, canon: Optional[str], record_title: Optional[s
             canon_sha256(pdf_title) == canon):
         record_title, source = pdf_title, "PithTitle"
     c = title_from_page(page, canon, record_title, where, source=source, accepted=accepted)
-    if c.status == WARN:
+    if c.status == WARN and not c.detail.startswith(ACCEPTED):
         return None
     return c

@@ -29,6 +29,10 @@ Around them (docs/verification.md says what each covers and what it cannot):
     number's Pith page (:mod:`pith_tex.pdf.links`); a QR code that every engine's rendering
     decodes to the number's URL and no other code.  The Info values are also read by both
     engines and must be pypdf's (``info``).
+``print``
+    page 1 as PDFium prints it shows the same over the badge, the QR code and the title
+    as on screen; no form field, print-only annotation, layer Firefox switches
+    otherwise, or /ActualText lies there (:mod:`pith_tex.pdf.printed`).
 ``xmp`` (when the XMP packet has ``pith:`` properties or a ``dc:identifier``)
     every ``pith:`` property equals its Info key, none is missing, none has two values,
     and a ``dc:identifier`` naming a Pith Number names this one.
@@ -54,9 +58,11 @@ from ..checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome
 from ..record.documents import PDF_MAGIC
 from ..errors import show
 from ..record.identifier import URL_BASE
-from .pageview import EngineFailed, PageOne, page_one
+from .bounded import page_one
+from .pageview import EngineFailed, PageOne
 from .meta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .links import Link, link_areas, link_texts
+from .printed import Facts, facts, print_check
 from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
                        other_numbers, qr_check, viewers_check, visible_numbers)
 
@@ -68,7 +74,7 @@ __all__ = ["PITH_KEYS", "XMP_NS", "XMP_KEYS", "MIN_FONT_PT", "PdfClaims", "Unrea
 
 #: The Info keys pith.sty writes, in the README's order.
 PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArXiv",
-             "PithRecord", "PithKeyID", "PithSignature", "PithTitle")
+             "PithRecord", "PithKeyID", "PithSignature", "PithTitle", "PithAcceptedTitle")
 #: The keys of a PDF compiled with a verified include (signed or not).
 INCLUDE_KEYS = PITH_KEYS[:6]
 #: Larger files are refused unread (a paper is a few MiB; pypdf holds the whole file).
@@ -115,6 +121,8 @@ class PdfClaims(NamedTuple):
     areas: Union[Tuple[Link, ...], str] = ()
     #: Why the file reads two ways (:func:`pith_tex.pdf.gate.refusals`): not checked.
     refused: Tuple[str, ...] = ()
+    #: Page 1's annotations and reader-dependent layers, for the ``print`` check.
+    printing: Optional[Facts] = None
 
 
 class UnreadablePdf(Exception):
@@ -141,6 +149,12 @@ _REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
             "Root found at", "Possible root found at")
 
 
+#: Keys whose second value changes nothing verify decides: pith-tex reads no font with
+#: pypdf (the engines read page 1's text, each keeping the last value), so a font's
+#: /ToUnicode written twice (CJKutf8's subfonts repeat it) does not read two ways.
+_READ_BY_NO_ONE = frozenset({"/ToUnicode"})
+
+
 class _Duplicates(logging.Handler):
     """Collects pypdf's reports of a key written twice in one dictionary (pypdf keeps the
     first value, poppler and viewers the last, so such a file reads two ways) and of a
@@ -158,9 +172,12 @@ class _Duplicates(logging.Handler):
             self.repaired = True
         if len(self.found) < 16 and msg.startswith("Multiple definitions"):
             try:
-                self.found.append(record.getMessage())
+                text = record.getMessage()
             except Exception:
-                self.found.append(msg)
+                text = msg
+            if text.rsplit(" ", 1)[-1] in _READ_BY_NO_ONE:  # "... for key /ToUnicode"
+                return
+            self.found.append(text)
 
 
 @contextmanager
@@ -405,6 +422,10 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
+    from .gate import refusals
+
+    costly: List[str] = []
+    refused = tuple(refusals(data, reader, costly))
     view: Optional[PageOne] = None
     page_error = None
     links: Tuple[str, ...] = ()
@@ -419,6 +440,8 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             # Acrobat scales the page by it; PDFium and poppler draw it in points
             page_error = ("page 1 has /UserUnit %s: viewers differ in whether they scale the "
                           "page by it, so its size is not one thing" % show(str(unit), 20))
+        elif costly:  # the engines are not asked to spend without end
+            page_error = "not read by the engines, as %s" % costly[0]
         elif isinstance(xmp, str) and "could not be read" in xmp:
             # PDFium decodes the metadata stream as it opens the file, and aborts the
             # process when that takes more memory than it may have: the packet pypdf
@@ -438,10 +461,9 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
                               % " nor ".join(v.engine.replace("pdfium", "PDFium")
                                              for v in view.views))
                 view = None
-    from .gate import refusals
-
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
-                     tuple(duplicates.found), areas, tuple(refusals(data, reader)))
+                     tuple(duplicates.found), areas, refused,
+                     None if view is None else facts(page))
 
 
 def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
@@ -587,6 +609,8 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     try:
         record = canonical.loads_strict(raw)
         why = None if type(record) is dict else "not a JSON object"
+    except canonical.LoneSurrogate as e:
+        why = "not JSON (%s)" % e.msg
     except ValueError as e:
         why = "not JSON (%s)" % e.__class__.__name__
     except RecursionError:
@@ -653,6 +677,7 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
         else:
             checks.append(badge_check(claims.page, number, year, claims.links, claims.areas))
             checks.append(qr_check(claims.page, number, claims.areas))
+            checks.append(print_check(claims.page, claims.printing, number))
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
     if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
@@ -660,7 +685,8 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
 
         checks.extend(pdf_title_checks(info.get("PithTitle"), number,
                                        record["metadata"]["title_canon_sha256"],
-                                       claims.page, claims.page_error))
+                                       claims.page, claims.page_error,
+                                       accepted=info.get("PithAcceptedTitle")))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
 
 

@@ -56,10 +56,33 @@ def _finite(text: str) -> float:
     return value
 
 
-#: ``json.loads`` of a str, strictly JSON (RFC 8259): ``NaN``, ``Infinity`` and numbers
-#: that overflow to them are refused (ValueError); Python accepts them, and their
-#: canonical text (``NaN``) is not JSON, so no other reader would hash the same bytes.
-loads_strict = json.JSONDecoder(parse_constant=_not_json, parse_float=_finite).decode
+_decode = json.JSONDecoder(parse_constant=_not_json, parse_float=_finite).decode
+#: A ``\\uD800``-``\\uDFFF`` escape: the one way JSON text can hold a lone surrogate.
+_SURROGATE_ESCAPE_RE = re.compile(r"\\[uU][dD][89a-fA-F]")
+
+
+class LoneSurrogate(ValueError):
+    """JSON text holding a lone surrogate escape (``"\\ud800"``)."""
+
+    msg = "a lone surrogate escape: \\uD800-\\uDFFF not in a pair"
+
+    def __init__(self) -> None:
+        super().__init__(self.msg)
+
+
+def loads_strict(text: str) -> Any:
+    """``json.loads`` of a str, strictly JSON (RFC 8259): ``NaN``, ``Infinity`` and numbers
+    that overflow to them are refused (ValueError); Python accepts them, and their
+    canonical text (``NaN``) is not JSON, so no other reader would hash the same bytes.
+    A lone surrogate escape is refused too (:class:`LoneSurrogate`): no UTF-8 text, so no
+    canonical JSON, title hash or TeX include, can carry it."""
+    value = _decode(text)
+    if _SURROGATE_ESCAPE_RE.search(text) is not None:  # rare: pay for the walk only then
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise LoneSurrogate() from None
+    return value
 
 
 def canonical_json(record: Any) -> bytes:

@@ -7,7 +7,6 @@ kind.  This is the top of the verification modules: it imports :mod:`pith_tex.re
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import TYPE_CHECKING, Any, Optional, Tuple
@@ -18,6 +17,7 @@ from ..record.documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse
                         parse_record_doc, read_capped)
 from ..errors import PithError, show
 from ..safeio import NotRegularFile, check_regular
+from ..record.canonical import LoneSurrogate
 from ..record.verify import loads, verify_bundle, verify_record
 
 if TYPE_CHECKING:
@@ -68,10 +68,6 @@ def read_file(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
     return data, None
 
 
-#: A ``\\uD800``-``\\uDFFF`` escape: the one way JSON text can hold a lone surrogate.
-_SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89a-fA-F]")
-
-
 def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
     """``(JSON value, None)``, or ``(None, outcome)`` when *data* is not UTF-8 JSON: not
     JSON, nested deeper than the parser's recursion limit, holding a lone surrogate
@@ -79,21 +75,13 @@ def decode_json(path: str, data: bytes) -> Tuple[Any, Optional[FileOutcome]]:
     1 MiB and not a Paper Citation Record."""
     try:
         obj = loads(data.decode("utf-8"))
+    except LoneSurrogate as e:
+        return None, FileOutcome(path, "unknown", None, "not valid JSON (%s)" % e.msg)
     except (ValueError, UnicodeDecodeError) as e:
         return None, FileOutcome(path, "unknown", None,
                                  "not valid JSON (%s)" % e.__class__.__name__)
     except RecursionError:
         return None, FileOutcome(path, "unknown", None, "not valid JSON (nested too deeply)")
-    if _SURROGATE_ESCAPE.search(data) is not None:  # rare: pay for the walk only then
-        try:
-            json.dumps(obj, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            return None, FileOutcome(path, "unknown", None,
-                                     "not valid JSON (a lone surrogate escape: \\uD800-"
-                                     "\\uDFFF not in a pair)")
-        except RecursionError:
-            return None, FileOutcome(path, "unknown", None,
-                                     "not valid JSON (nested too deeply)")
     if len(data) > MAX_BODY:
         from ..citations import record as citations
 
