@@ -272,9 +272,10 @@ def test_a_text_field_over_the_badge(honest, where, tmp_path):
 @pytest.mark.parametrize("in_form", [False, True], ids=["page", "form"])
 def test_an_actual_text_that_is_not_what_is_painted(honest, where, tmp_path, in_form):
     """In a form too, where PDFium gives the characters' boxes in the form's space (its
-    badge line then finds the number unpainted as well: a FAIL beside the refusal)."""
+    badge line then finds the number unpainted as well: a FAIL beside the refusal).  On
+    the page, the badge line fails it too: its pixels read the other number (OCR)."""
     pdf = P.actual_text_lie(honest, tmp_path / "actual.pdf", OTHER, in_form)
-    refused_by_print(pdf, "ERROR", "/ActualText", alone=not in_form)
+    refused_by_print(pdf, "ERROR", "/ActualText", alone=False)
     text = P.engines_text(pdf)
     assert CLAIMED in text["pdfium"] and CLAIMED in text["poppler"]  # what they extract
     firefox = pdfjs.render(pdf, "display", DPI)  # pdf.js reads the glyphs drawn
