@@ -203,7 +203,7 @@ def test_the_stamps_are_never_the_title(tmp_path: Path, placement: str) -> None:
 
 
 HIGHLIGHTS = r"""\begin{titlepage}
-{\fontsize{14pt}{16pt}\selectfont Highlights\par}
+{\fontsize{14pt}{16pt}\selectfont %(heading)s\par}
 \vskip 12pt
 %(title)s
 \begin{itemize}
@@ -215,18 +215,32 @@ HIGHLIGHTS = r"""\begin{titlepage}
 """
 
 
-@pytest.mark.parametrize("with_title", [True, False])
-def test_a_first_page_of_highlights(tmp_path: Path, with_title: bool) -> None:
+@pytest.mark.parametrize("heading,with_title", [("Highlights", True),
+                                                 ("Highlights", False),
+                                                 ("Graphical Abstract", True)])
+def test_a_first_page_of_highlights(tmp_path: Path, heading: str, with_title: bool) -> None:
     # Elsevier's cas: page 1 is "Highlights" (14 pt), the title in 12 pt bold (or not at
     # all), bullets; the title page is page 2
     d = tmp_path / "p"
     paper(d, TITLE)
     main = d / "main.tex"
-    prelim = HIGHLIGHTS % {"title": "{\\fontsize{12pt}{14pt}\\bfseries %s\\par}\\vskip 6pt"
-                           % TITLE if with_title else ""}
+    prelim = HIGHLIGHTS % {"heading": heading, "title": "{\\fontsize{12pt}{14pt}\\bfseries "
+                           "%s\\par}\\vskip 6pt" % TITLE if with_title else ""}
     main.write_text(main.read_text().replace("\\begin{document}\n",
                                              "\\begin{document}\n" + prelim))
     detail = honest(build(d))
     assert detail.startswith("same: page 2's title is the record's title '%s'" % TITLE), \
         detail
     ready(d)
+
+
+def test_a_title_drawn_twice_for_a_shadow(tmp_path: Path) -> None:
+    # a grey copy under the title, a point off: the same letters over each other are
+    # read once, and neither copy hides the other
+    block = (r"\sbox0{\parbox{\textwidth}{\centering\LARGE %s}}\leavevmode"
+             r"\rlap{\raisebox{-0.8pt}{\hspace{0.8pt}\textcolor{black!40}{\usebox0}}}"
+             r"\usebox0" % TITLE)
+    pdf = titled(tmp_path / "p", block, preamble="\\usepackage{xcolor}\n")
+    detail = honest(pdf)
+    assert detail.startswith("same: page 1's title is the record's title '%s'" % TITLE), \
+        detail

@@ -80,7 +80,9 @@ class Ink(NamedTuple):
 class Glyph(NamedTuple):
     """One character PDFium reads in the part of the page a caller asked about
     (:func:`pdfium_view`'s *glyphs*), and whether it paints, tested as :class:`Ink`'s
-    characters are: a character hidden, white, covered or clipped does not."""
+    characters are: a character hidden, white, covered or clipped does not, nor a letter
+    or digit with another letter or digit drawn over its middle (two texts set one on
+    the other: the same letter again, a poor man's bold, is no other)."""
 
     text: str
     box: Box  # as Word.box (the character's loose box)
@@ -329,7 +331,9 @@ def _paints(raw, page, textpage, kept, part, measure: Sequence[Box], width: floa
     characters, and a character paints when the two renderings differ clearly inside its
     box in *measure*, and no other character of *kept* is drawn over its middle (another
     glyph on it makes it unreadable however its own glyph paints; *among_part*: the
-    characters of *part* count as others to each other too)."""
+    characters of *part* count as others to each other too, and only letters and digits
+    over letters and digits count, another one than itself: an accent or a stroke
+    composed over a letter, or a letter drawn twice for a bold, leaves it readable)."""
     import ctypes
 
     if not part:
@@ -367,18 +371,21 @@ def _paints(raw, page, textpage, kept, part, measure: Sequence[Box], width: floa
         return to_view(crop, rotation, textpage.get_charbox(i))
 
     mine = set() if among_part else {c[0] for c in part}
-    others = [(c[0], tight(c[0])) for c in kept
-              if c[0] not in mine and _overlaps(c[2], region)]
-    rows: Dict[int, List[Tuple[int, Box]]] = {}  # others by 8-point band, to look up fast
-    for i, o in others:
+    others = [(c[0], c[1], tight(c[0])) for c in kept
+              if c[0] not in mine and _overlaps(c[2], region)
+              and (not among_part or c[1].isalnum())]
+    rows: Dict[int, List[Tuple[int, str, Box]]] = {}  # others by 8-point band: fast look-up
+    for i, ch, o in others:
         for r in range(int(o[1] // 8), int(o[3] // 8) + 1):
-            rows.setdefault(r, []).append((i, o))
+            rows.setdefault(r, []).append((i, ch, o))
 
     def covered(c) -> bool:
+        if among_part and not c[1].isalnum():
+            return False
         core = _core(tight(c[0]))
-        return any(i != c[0] and _overlaps(o, core)
+        return any(i != c[0] and _overlaps(o, core) and not (among_part and ch == c[1])
                    for r in range(int(core[1] // 8), int(core[3] // 8) + 1)
-                   for i, o in rows.get(r, ()))
+                   for i, ch, o in rows.get(r, ()))
 
     return tuple(_changed(before, after, w, h, b, region, scale) >= INK_PIXELS
                  and not covered(c) for b, c in zip(measure, part))

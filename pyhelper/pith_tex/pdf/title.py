@@ -184,7 +184,7 @@ def lines(found: Sequence[Piece]) -> List[Line]:
     for ln in out:
         ln.sort(key=lambda p: p.box[0])
         segment: List[Piece] = []
-        for p in ln:
+        for p in _once(ln):
             if segment and p.box[0] - segment[-1].box[2] > 3 * max(p.size, segment[-1].size):
                 result.extend(_line(segment))
                 segment = []
@@ -210,6 +210,23 @@ def _spaced(segment: Sequence[Piece]) -> Optional[float]:
         return None
     step, k = max((gaps[i + 1] - gaps[i], i) for i in range(len(gaps) - 1))
     return (gaps[k] + gaps[k + 1]) / 2 if step > WORD_GAP else None
+
+
+def _once(line: Sequence[Piece]) -> List[Piece]:
+    """*line* (sorted across) with a piece drawn again over itself left out: the same
+    text over half its box or more (a shadow, a poor man's bold) is read once."""
+    kept: List[Piece] = []
+    for p in line:
+        if not any(q.text == p.text and _shared(p.box, q.box) for q in kept[-4:]):
+            kept.append(p)
+    return kept
+
+
+def _shared(a: Box, b: Box) -> bool:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    area = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w > 0 and h > 0 and w * h >= 0.5 * area
 
 
 def _line(segment: Sequence[Piece]) -> List[Line]:
