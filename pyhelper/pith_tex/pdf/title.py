@@ -97,7 +97,8 @@ def _badge_zones(page: PageOne) -> List[Box]:
             for b in ink.boxes[1:]:
                 box = _union(box, b)
             h = box[3] - box[1]
-            zones.append((box[0] - h, box[1] - h / 2, box[2] + 6 * h, box[3] + h / 2))
+            # its state word: after it on its line, or on the line below
+            zones.append((box[0] - h, box[1] - h / 2, box[2] + 6 * h, box[3] + 1.6 * h))
     return zones
 
 
@@ -248,8 +249,8 @@ def blocks(found: Sequence[Line]) -> List[Block]:
     """*found* (in reading order) gathered into blocks: a line joins the block above it
     when they overlap across the page, their sizes are near (the smaller at least 3/4 of
     the larger: small capitals' lines too) and the gap between them is under 0.8 of the
-    larger size (a title of two or three lines; an author list below it, set smaller,
-    or the text that follows, is another block)."""
+    larger size, or under the lines' height (a title of two or three lines; an author
+    list below it, set smaller, or the text that follows, is another block)."""
     out: List[List[Line]] = []
     for ln in found:
         last = out[-1] if out else None
@@ -260,7 +261,10 @@ def blocks(found: Sequence[Line]) -> List[Block]:
             near = min(ln.size, last[-1].size) >= 0.75 * size
             across = ln.box[0] < max(x.box[2] for x in last) and (
                 min(x.box[0] for x in last) < ln.box[2])
-            if across and near and gap < 0.8 * size:
+            # (a line's own height stands for its size where an engine's boxes are
+            # tighter than the font: poppler's on Ghostscript's fonts)
+            pitch = max(0.8 * size, min(ln.box[3] - ln.box[1], box[3] - box[1]))
+            if across and near and gap < pitch:
                 last.append(ln)
                 continue
         out.append([ln])
