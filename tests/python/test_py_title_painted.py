@@ -253,3 +253,17 @@ def test_a_title_drawn_twice_for_a_shadow(tmp_path: Path) -> None:
     detail = honest(pdf)
     assert detail.startswith("same: page 1's title is the record's title '%s'" % TITLE), \
         detail
+
+
+def test_arxivs_stamp_up_the_left_edge(tmp_path: Path) -> None:
+    # arXiv stamps its identifier and the date up the left edge of page 1, turned, in
+    # 20 pt Times: larger than many titles, and poppler's box of a short word turned
+    # ("17") looks like an upright word's
+    stamp = (r"\AddToShipoutPictureFG*{\AtPageLowerLeft{\put(20,230){\rotatebox{90}{"
+             r"\fontsize{20}{20}\usefont{T1}{ptm}{m}{n}\color{gray}arXiv:2509.03047v1"
+             r"\ \ [cs.DC]\ \ 17 Sep 2025}}}}" "\n")
+    pdf = titled(tmp_path / "p", r"{\LARGE %s\par}" % TITLE, body=r"\lipsum[1-4]",
+                 preamble="\\usepackage{eso-pic,graphicx,xcolor,lipsum}\n" + stamp)
+    detail = honest(pdf)
+    assert detail.startswith("same: page 1's title is the record's title '%s'" % TITLE), \
+        detail

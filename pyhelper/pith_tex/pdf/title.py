@@ -107,6 +107,14 @@ def _badge_zones(page: PageOne) -> List[Box]:
 BODY_CHARS = 200
 
 
+def _turned_zones(page: PageOne) -> List[Box]:
+    """Where PDFium finds display text set turned (arXiv's identifier up the left edge, a
+    margin stamp, a watermark): poppler gives no angle, and its box of a short word
+    turned ("17" of arXiv's date) looks like an upright word's."""
+    return [(g.box[0] - 1, g.box[1] - 1, g.box[2] + 1, g.box[3] + 1)
+            for view in page.views for g in view.glyphs if not g.upright]
+
+
 def _body_size(view: View) -> float:
     """The size of most of *view*'s characters (words weighted by their length); 0 on a
     page of fewer than :data:`BODY_CHARS` (a title page, a page of highlights)."""
@@ -316,7 +324,7 @@ def front_matter(page: PageOne) -> bool:
     """Is *page* a page of highlights or a graphical abstract (Elsevier's, before the
     title page): its title block (PDFium's) one of those headings?"""
     view = page.views[0]
-    block = title_block(page_blocks(view, _badge_zones(page)))
+    block = title_block(page_blocks(view, _badge_zones(page) + _turned_zones(page)))
     return block is not None and _letters(block.text) in FRONT_MATTER
 
 
@@ -433,6 +441,7 @@ def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[
         zones = []
         where = "page %d, after %d page%s of highlights or graphical abstract" % (
             number, number - 1, "s" if number > 2 else "")
+    zones += _turned_zones(page)
     name = "page %d" % number
     seen = [_seen(v, zones, canon, record_title) for v in page.views]
     hidden = next((s for s in seen if s.unpainted), None)
