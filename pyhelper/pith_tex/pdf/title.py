@@ -381,7 +381,6 @@ class Seen(NamedTuple):
     engine: str
     title: Optional[str]
     comparison: Optional[Comparison]
-    unpainted: bool  # its text layer has display text there that does not paint
 
 
 def _hidden(view: View, record_title: Optional[str]) -> bool:
@@ -406,9 +405,8 @@ def _seen(view: View, zones: Sequence[Box], canon: Optional[str],
           record_title: Optional[str]) -> Seen:
     found = page_blocks(view, zones)
     block = title_block(found)
-    hidden = _hidden(view, record_title)
     if block is None:
-        return Seen(view.engine, None, None, hidden)
+        return Seen(view.engine, None, None)
     title = _unmarked(block.text)
     c = _compared(title, record_title, canon)
     if not c.matches and record_title is not None:
@@ -416,8 +414,8 @@ def _seen(view: View, zones: Sequence[Box], canon: Optional[str],
         if under is not None:
             return Seen(view.engine, _unmarked(under[0].text), Comparison(
                 FORMATTING, "set below a heading",
-                ("set below larger text %s" % shown(under[1].text),)), hidden)
-    return Seen(view.engine, title, c, hidden)
+                ("set below larger text %s" % shown(under[1].text),)))
+    return Seen(view.engine, title, c)
 
 
 def title_page(page: PageOne) -> Tuple[PageOne, int]:
@@ -444,13 +442,16 @@ def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[
     zones += _turned_zones(page)
     name = "page %d" % number
     seen = [_seen(v, zones, canon, record_title) for v in page.views]
-    hidden = next((s for s in seen if s.unpainted), None)
+    hidden = None
+    if any(s.title is None or (s.comparison and s.comparison.kind == DIFFERENT)
+           for s in seen):  # (read only then: it looks at every word of the page's top)
+        hidden = next((v.engine for v in page.views if _hidden(v, record_title)), None)
     note = ("; the record's title is in %s's text but does not paint there (hidden, "
-            "white, covered or clipped: %s draws no ink for it)" % (name, hidden.engine)
+            "white, covered or clipped: %s draws no ink for it)" % (name, hidden)
             if hidden is not None else "")
     for s in seen:
         if s.title is None:
-            if s.unpainted:
+            if hidden is not None:
                 return Check("title", FAIL, "different: %s shows no title%s; the number "
                              "is for%s" % (name, note, " %s" % shown(record_title)
                                            if record_title is not None else
