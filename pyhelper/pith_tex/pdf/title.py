@@ -96,15 +96,10 @@ def _badge_zones(page: PageOne) -> List[Box]:
             box = ink.boxes[0]
             for b in ink.boxes[1:]:
                 box = _union(box, b)
-            h = box[3] - box[1]
+            h = min(box[3] - box[1], box[2] - box[0])  # its height, turned or not
             # its state word: after it on its line, or on the line below
             zones.append((box[0] - h, box[1] - h / 2, box[2] + 6 * h, box[3] + 1.6 * h))
     return zones
-
-
-#: Fewer characters than this on the page: its median size is not its body text's (as
-#: pageview.GLYPH_BODY_CHARS).
-BODY_CHARS = 200
 
 
 def _turned_zones(page: PageOne) -> List[Box]:
@@ -113,6 +108,11 @@ def _turned_zones(page: PageOne) -> List[Box]:
     turned ("17" of arXiv's date) looks like an upright word's."""
     return [(g.box[0] - 1, g.box[1] - 1, g.box[2] + 1, g.box[3] + 1)
             for view in page.views for g in view.glyphs if not g.upright]
+
+
+#: Fewer characters than this on the page: its median size is not its body text's (as
+#: pageview.GLYPH_BODY_CHARS).
+BODY_CHARS = 200
 
 
 def _body_size(view: View) -> float:
