@@ -16,6 +16,7 @@ page (Elsevier's cas).  Each verifies (exit 0) and check is ready on the title l
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -29,19 +30,19 @@ OTHER = "Slow and Costly Recovery of Small Jobs on Tiny Clusters"
 #: A title block made by hand, as a class's \@maketitle makes it: the badge goes
 #: after it (pith wraps \@maketitle).
 MAKETITLE = r"""\makeatletter
-\def\@maketitle{\begin{center}%(title)s\par\vskip 1.5em{\large A. Author}\end{center}}
+\def\@maketitle{\begin{center}%(title)s\par\vskip 1.5em%(author)s\end{center}}
 \makeatother
 """
 
 
 def titled(d: Path, block: str, preamble: str = "", body: str = "Text.",
-           route: str = "pdflatex") -> Path:
+           route: str = "pdflatex", author: str = r"{\large A. Author}") -> Path:
     """A paper with the example's number whose title block is *block* (LaTeX), built by
     *route*."""
     paper(d, TITLE)
     main = d / "main.tex"
     src = main.read_text()
-    src = src.replace("\\begin{document}", preamble + MAKETITLE % {"title": block}
+    src = src.replace("\\begin{document}", preamble + MAKETITLE % {"title": block, "author": author}
                       + "\\begin{document}").replace("Text.", body)
     if route == "pdflatex":
         main.write_text(src)
@@ -262,8 +263,35 @@ def test_arxivs_stamp_up_the_left_edge(tmp_path: Path) -> None:
     stamp = (r"\AddToShipoutPictureFG*{\AtPageLowerLeft{\put(20,230){\rotatebox{90}{"
              r"\fontsize{20}{20}\usefont{T1}{ptm}{m}{n}\color{gray}arXiv:2509.03047v1"
              r"\ \ [cs.DC]\ \ 17 Sep 2025}}}}" "\n")
-    pdf = titled(tmp_path / "p", r"{\LARGE %s\par}" % TITLE, body=r"\lipsum[1-4]",
+    # and an axis label turned beside the text, in the page's upper part: poppler's box
+    # of it is as high as the label is long
+    body = r"\rotatebox{90}{\footnotesize Accuracy of recovery (\%)}\ \lipsum[1-4]"
+    pdf = titled(tmp_path / "p", r"{\LARGE %s\par}" % TITLE, body=body,
                  preamble="\\usepackage{eso-pic,graphicx,xcolor,lipsum}\n" + stamp)
     detail = honest(pdf)
     assert detail.startswith("same: page 1's title is the record's title '%s'" % TITLE), \
         detail
+
+
+def test_type3_fonts_through_dvips(tmp_path: Path) -> None:
+    # T1 text without outline fonts: dvips embeds TeX's bitmaps as Type 3 fonts, whose
+    # boxes in poppler are 1.7 times the size high (a narrow word, "for", is taller than
+    # wide there)
+    pdf = titled(tmp_path / "p", r"{\LARGE %s\par}" % TITLE,
+                 preamble="\\usepackage[T1]{fontenc}\n", route="dvips")
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+    assert "Type 3" in fonts, fonts
+    detail = honest(pdf)
+    assert detail.startswith("same: page 1's title is the record's title '%s'" % TITLE), \
+        detail
+
+
+def test_a_title_set_at_the_body_size(tmp_path: Path) -> None:
+    # amsart: the title in bold capitals at the body's size, the authors in small
+    # capitals at that size too: nothing on page 1 is larger
+    pdf = titled(tmp_path / "p", r"{\bfseries\MakeUppercase{%s}\par}" % TITLE,
+                 body=r"\lipsum[1-4]", preamble="\\usepackage{lipsum}\n",
+                 author=r"{\scshape A. Author}")
+    detail = honest(pdf)
+    assert detail.startswith("same: page 1's title is the record's title '%s'"
+                             % TITLE.upper()), detail

@@ -434,11 +434,16 @@ def _glyphs(raw, page, textpage, chars, top: float, factor: float, width: float,
             height: float, crop: Box, rotation: int) -> Tuple[Glyph, ...]:
     """The :class:`Glyph` of every character in the upper *top* part of the page set at
     least *factor* times the page's median size (every one there on a page of fewer
-    than :data:`GLYPH_BODY_CHARS` characters)."""
+    than :data:`GLYPH_BODY_CHARS` characters; every one at the median size or larger
+    when none is set larger); and of every other character there that
+    is set turned, untested (``painted`` False): where turned text lies, which the
+    other engines do not tell."""
     kept = [c for c in chars if c[1] is not None and c[2] is not None]
     sizes = sorted(c[3] for c in kept)
     body = sizes[len(sizes) // 2] if len(sizes) >= GLYPH_BODY_CHARS else 0.0
     part = [c for c in kept if c[2][1] < height * top and c[3] > 0 and c[3] >= body * factor]
+    if not part:  # nothing set larger there (a title set at the body's size): the rest
+        part = [c for c in kept if c[2][1] < height * top and c[3] > 0 and c[3] >= body]
     if len(part) > MAX_GLYPHS:
         largest = set(c[0] for c in sorted(part, key=lambda c: -c[3])[:MAX_GLYPHS])
         part = [c for c in part if c[0] in largest]
@@ -449,8 +454,12 @@ def _glyphs(raw, page, textpage, chars, top: float, factor: float, width: float,
 
     painted = _paints(raw, page, textpage, kept, part, [measured(c) for c in part], width,
                       height, crop, rotation, among_part=True)
+    tested = {c[0] for c in part}
+    turned = [c for c in kept if c[0] not in tested and c[2][1] < height * top
+              and not _upright(raw, textpage, c[0], rotation)][:MAX_GLYPHS]
     return tuple(Glyph(c[1], c[2], c[3], p, _upright(raw, textpage, c[0], rotation))
-                 for c, p in zip(part, painted))
+                 for c, p in zip(part, painted)) + tuple(
+        Glyph(c[1], c[2], c[3], False, False) for c in turned)
 
 
 def raster_ink(raster: Raster, box: Box) -> bool:

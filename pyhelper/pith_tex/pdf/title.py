@@ -29,7 +29,7 @@ import re
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
-from .pageview import Box, EngineFailed, PageOne, View, page_one, raster_ink
+from .pageview import Box, EngineFailed, Glyph, PageOne, View, page_one, raster_ink
 from ..record.canonical import canon_sha256
 from ..title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, Comparison, compare,
                              normalise, shown)
@@ -103,9 +103,10 @@ def _badge_zones(page: PageOne) -> List[Box]:
 
 
 def _turned_zones(page: PageOne) -> List[Box]:
-    """Where PDFium finds display text set turned (arXiv's identifier up the left edge, a
-    margin stamp, a watermark): poppler gives no angle, and its box of a short word
-    turned ("17" of arXiv's date) looks like an upright word's."""
+    """Where PDFium finds text set turned in the page's upper part (arXiv's identifier up
+    the left edge, a margin stamp, an axis label, a watermark): poppler gives no angle,
+    and its box of a word turned is as high as the word is long (a short one, "17" of
+    arXiv's date, looks like an upright word)."""
     return [(g.box[0] - 1, g.box[1] - 1, g.box[2] + 1, g.box[3] + 1)
             for view in page.views for g in view.glyphs if not g.upright]
 
@@ -141,33 +142,44 @@ def _pdfium_pieces(view: View, zones: Sequence[Box]) -> List[Piece]:
             if g.painted and k not in ours and not _inside(g.box, zones)]
 
 
-def _turned(word: Piece) -> bool:
-    """A word of three characters or more taller than wide: set turned (a margin stamp,
-    arXiv's identifier); poppler gives no angle."""
-    w, h = word.box[2] - word.box[0], word.box[3] - word.box[1]
-    return len(word.text) >= 3 and h > 1.5 * w
+def _sized(box: Box, glyphs: Sequence[Glyph]) -> Optional[float]:
+    """The font size of the word in *box* as PDFium reads it: the largest of its *glyphs*
+    inside the box (None: none is)."""
+    inside = [g.size for g in glyphs if g.upright and box[0] <= (g.box[0] + g.box[2]) / 2
+              <= box[2] and box[1] <= (g.box[1] + g.box[3]) / 2 <= box[3]]
+    return max(inside) if inside else None
 
 
-def _poppler_pieces(view: View, zones: Sequence[Box]) -> List[Piece]:
-    """poppler's display words of the upper part that show ink in its own rendering."""
+def _poppler_pieces(view: View, zones: Sequence[Box],
+                    glyphs: Sequence[Glyph] = ()) -> List[Piece]:
+    """poppler's words of the upper part that show ink in its own rendering: those over
+    PDFium's *glyphs* (the display text it tested), and any other set larger than the
+    body text by poppler's own measure.  poppler's size is its box's height, and a
+    Type 3 font's box (TeX's bitmaps through dvips) is 1.7 times the size high, another
+    font's less: a word is given PDFium's size where PDFium has it, else its height
+    scaled as the others' are."""
     body = _body_size(view)
+    sized = [(w, _sized(w.box, glyphs)) for w in view.words
+             if w.box[1] < view.height * TOP_PART and w.size > 0
+             and not (_PITH_RE.search(w.text.replace(" ", "")) or w.text.startswith("pith:")
+                      or _inside(w.box, zones))]
+    ratios = sorted(g / w.size for w, g in sized if g is not None)
+    scale = ratios[len(ratios) // 2] if ratios else 1.0
     found = []
-    for w in view.words:
-        p = Piece(w.text, w.box, w.size)
-        if (w.box[1] >= view.height * TOP_PART or w.size <= 0 or w.size < body * DISPLAY
-                or _PITH_RE.search(w.text.replace(" ", "")) or w.text.startswith("pith:")
-                or _turned(p) or _inside(w.box, zones)):
+    for w, size in sized:
+        if size is None and w.size < body * DISPLAY:
             continue
         if view.raster is None or raster_ink(view.raster, w.box):
-            found.append(p)
+            found.append(Piece(w.text, w.box, size if size is not None else w.size * scale))
     return found
 
 
-def pieces(view: View, zones: Sequence[Box] = ()) -> List[Piece]:
+def pieces(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = ()
+           ) -> List[Piece]:
     """What *view* paints of the upper part of its page, as pieces to set in lines."""
     if view.engine == "pdfium":
         return _pdfium_pieces(view, zones)
-    return _poppler_pieces(view, zones)
+    return _poppler_pieces(view, zones, glyphs)
 
 
 def _alnum(text: str) -> bool:
@@ -292,9 +304,10 @@ def blocks(found: Sequence[Line]) -> List[Block]:
     return result
 
 
-def page_blocks(view: View, zones: Sequence[Box] = ()) -> List[Block]:
+def page_blocks(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = ()
+                ) -> List[Block]:
     """The blocks of text *view* paints in the upper part of its page, top first."""
-    return blocks(lines(pieces(view, zones)))
+    return blocks(lines(pieces(view, zones, glyphs)))
 
 
 def title_block(found: Sequence[Block]) -> Optional[Block]:
@@ -402,8 +415,8 @@ def _hidden(view: View, record_title: Optional[str]) -> bool:
 
 
 def _seen(view: View, zones: Sequence[Box], canon: Optional[str],
-          record_title: Optional[str]) -> Seen:
-    found = page_blocks(view, zones)
+          record_title: Optional[str], glyphs: Sequence[Glyph] = ()) -> Seen:
+    found = page_blocks(view, zones, glyphs)
     block = title_block(found)
     if block is None:
         return Seen(view.engine, None, None)
@@ -441,7 +454,8 @@ def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[
             number, number - 1, "s" if number > 2 else "")
     zones += _turned_zones(page)
     name = "page %d" % number
-    seen = [_seen(v, zones, canon, record_title) for v in page.views]
+    glyphs = page.views[0].glyphs  # PDFium's: the font sizes of poppler's words
+    seen = [_seen(v, zones, canon, record_title, glyphs) for v in page.views]
     hidden = None
     if any(s.title is None or (s.comparison and s.comparison.kind == DIFFERENT)
            for s in seen):  # (read only then: it looks at every word of the page's top)
