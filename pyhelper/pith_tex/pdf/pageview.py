@@ -417,6 +417,9 @@ MAX_GLYPHS = 2000
 #: Fewer characters than this on the page: the page's median size is not its body
 #: text's, and every character of the part asked for is tested.
 GLYPH_BODY_CHARS = 200
+#: When nothing in the part asked for is set larger than the body, this many of its
+#: topmost characters at the body's size are tested instead.
+GLYPH_FALLBACK = 600
 
 
 def _upright(raw, textpage, i: int, rotation: int) -> bool:
@@ -434,16 +437,18 @@ def _glyphs(raw, page, textpage, chars, top: float, factor: float, width: float,
             height: float, crop: Box, rotation: int) -> Tuple[Glyph, ...]:
     """The :class:`Glyph` of every character in the upper *top* part of the page set at
     least *factor* times the page's median size (every one there on a page of fewer
-    than :data:`GLYPH_BODY_CHARS` characters; every one at the median size or larger
-    when none is set larger); and of every other character there that
+    than :data:`GLYPH_BODY_CHARS` characters; the topmost :data:`GLYPH_FALLBACK` at the
+    median size or larger when none is set larger); and of every other character there that
     is set turned, untested (``painted`` False): where turned text lies, which the
     other engines do not tell."""
     kept = [c for c in chars if c[1] is not None and c[2] is not None]
     sizes = sorted(c[3] for c in kept)
     body = sizes[len(sizes) // 2] if len(sizes) >= GLYPH_BODY_CHARS else 0.0
     part = [c for c in kept if c[2][1] < height * top and c[3] > 0 and c[3] >= body * factor]
-    if not part:  # nothing set larger there (a title set at the body's size): the rest
-        part = [c for c in kept if c[2][1] < height * top and c[3] > 0 and c[3] >= body]
+    if not part:  # nothing set larger there (a title set at the body's size): the
+        # topmost text at the body's size or larger, where such a title is
+        part = sorted((c for c in kept if c[2][1] < height * top and c[3] > 0
+                       and c[3] >= body), key=lambda c: c[2][1])[:GLYPH_FALLBACK]
     if len(part) > MAX_GLYPHS:
         largest = set(c[0] for c in sorted(part, key=lambda c: -c[3])[:MAX_GLYPHS])
         part = [c for c in part if c[0] in largest]

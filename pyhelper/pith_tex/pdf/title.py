@@ -142,11 +142,25 @@ def _pdfium_pieces(view: View, zones: Sequence[Box]) -> List[Piece]:
             if g.painted and k not in ours and not _inside(g.box, zones)]
 
 
-def _sized(box: Box, glyphs: Sequence[Glyph]) -> Optional[float]:
-    """The font size of the word in *box* as PDFium reads it: the largest of its *glyphs*
-    inside the box (None: none is)."""
-    inside = [g.size for g in glyphs if g.upright and box[0] <= (g.box[0] + g.box[2]) / 2
-              <= box[2] and box[1] <= (g.box[1] + g.box[3]) / 2 <= box[3]]
+Bands = Dict[int, List[Glyph]]
+
+
+def _bands(glyphs: Sequence[Glyph]) -> Bands:
+    """*glyphs* upright, by the 8-point band of the page their middle is in."""
+    out: Bands = {}
+    for g in glyphs:
+        if g.upright:
+            out.setdefault(int((g.box[1] + g.box[3]) / 16), []).append(g)
+    return out
+
+
+def _sized(box: Box, bands: Bands) -> Optional[float]:
+    """The font size of the word in *box* as PDFium reads it: the largest of its glyphs
+    (*bands*) inside the box (None: none is)."""
+    inside = [g.size for r in range(int(box[1] // 8), int(box[3] // 8) + 1)
+              for g in bands.get(r, ())
+              if box[0] <= (g.box[0] + g.box[2]) / 2 <= box[2]
+              and box[1] <= (g.box[1] + g.box[3]) / 2 <= box[3]]
     return max(inside) if inside else None
 
 
@@ -159,7 +173,8 @@ def _poppler_pieces(view: View, zones: Sequence[Box],
     font's less: a word is given PDFium's size where PDFium has it, else its height
     scaled as the others' are."""
     body = _body_size(view)
-    sized = [(w, _sized(w.box, glyphs)) for w in view.words
+    bands = _bands(glyphs)
+    sized = [(w, _sized(w.box, bands)) for w in view.words
              if w.box[1] < view.height * TOP_PART and w.size > 0
              and not (_PITH_RE.search(w.text.replace(" ", "")) or w.text.startswith("pith:")
                       or _inside(w.box, zones))]
