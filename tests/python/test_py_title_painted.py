@@ -295,3 +295,24 @@ def test_a_title_set_at_the_body_size(tmp_path: Path) -> None:
     detail = honest(pdf)
     assert detail.startswith("same: page 1's title is the record's title '%s'"
                              % TITLE.upper()), detail
+
+
+def test_another_title_on_the_highlights_page_fails(tmp_path: Path) -> None:
+    # the page of highlights passed over shows another paper's title where cas sets the
+    # paper's: that is a title a reader sees first
+    d = tmp_path / "p"
+    paper(d, TITLE)
+    main = d / "main.tex"
+    prelim = HIGHLIGHTS % {"heading": "Highlights", "title": "{\\fontsize{12pt}{14pt}"
+                           "\\bfseries %s\\par}\\vskip 6pt" % OTHER}
+    main.write_text(main.read_text().replace("\\begin{document}\n",
+                                             "\\begin{document}\n" + prelim))
+    pdf = build(d)
+    ink = seen(pdf, ["Costly", "Tiny"])
+    assert all(v["Costly"] > 20 and v["Tiny"] > 20 for v in ink.values()), ink
+    doc = verify(pdf)
+    assert doc["rc"] == 1, lines(doc)
+    t = lines(doc)["title"]
+    assert t["status"] == "fail" and t["detail"].startswith(
+        "different: page 1, of highlights or a graphical abstract, shows the title '%s'"
+        % OTHER), t

@@ -116,12 +116,12 @@ def _turned_zones(page: PageOne) -> List[Box]:
 BODY_CHARS = 200
 
 
-def _body_size(view: View) -> float:
+def _body_size(view: View, least: int = BODY_CHARS) -> float:
     """The size of most of *view*'s characters (words weighted by their length); 0 on a
-    page of fewer than :data:`BODY_CHARS` (a title page, a page of highlights)."""
+    page of fewer than *least* (a title page, a page of highlights)."""
     ordered = sorted((w.size, len(w.text)) for w in view.words if w.size > 0)
     total = sum(n for _, n in ordered)
-    if total < BODY_CHARS:
+    if total < max(1, least):
         return 0.0
     count = 0
     for size, n in ordered:
@@ -282,10 +282,11 @@ def _line(segment: Sequence[Piece]) -> List[Line]:
 
 def blocks(found: Sequence[Line]) -> List[Block]:
     """*found* (in reading order) gathered into blocks: a line joins the block above it
-    when they overlap across the page, their sizes are near (the smaller at least 3/4 of
-    the larger: small capitals' lines too) and the gap between them is under 0.8 of the
-    larger size, or under the lines' height (a title of two or three lines; an author
-    list below it, set smaller, or the text that follows, is another block)."""
+    when they overlap across the page and the gap between them is under 0.8 of the
+    larger size, or under the lines' height, for lines of one size (within 10 %), or
+    under half the size for a line a little smaller (at least 3/4: a line of small
+    capitals only, words added below a title); a title of two or three lines is one
+    block, an author list below it, set smaller after a wider gap, another."""
     out: List[List[Line]] = []
     for ln in found:
         last = out[-1] if out else None
@@ -293,13 +294,16 @@ def blocks(found: Sequence[Line]) -> List[Block]:
             box = last[-1].box
             size = max(ln.size, last[-1].size)
             gap = ln.box[1] - box[3]
-            near = min(ln.size, last[-1].size) >= 0.75 * size
+            ratio = min(ln.size, last[-1].size) / size
             across = ln.box[0] < max(x.box[2] for x in last) and (
                 min(x.box[0] for x in last) < ln.box[2])
-            # (a line's own height stands for its size where an engine's boxes are
-            # tighter than the font: poppler's on Ghostscript's fonts)
-            pitch = max(0.8 * size, min(ln.box[3] - ln.box[1], box[3] - box[1]))
-            if across and near and gap < pitch:
+            if ratio >= 0.9:
+                # (a line's own height stands for its size where an engine's boxes are
+                # tighter than the font: poppler's on Ghostscript's fonts)
+                pitch = max(0.8 * size, min(ln.box[3] - ln.box[1], box[3] - box[1]))
+            else:  # a line of small capitals only, or words added in a smaller size,
+                pitch = 0.5 * size if ratio >= 0.75 else 0.0  # set close: authors not
+            if across and gap < pitch:
                 last.append(ln)
                 continue
         out.append([ln])
@@ -456,13 +460,41 @@ def title_page(page: PageOne) -> Tuple[PageOne, int]:
     return page, number
 
 
+def _front_matter_titles(page: PageOne, number: int, canon: Optional[str],
+                         record_title: Optional[str]) -> Optional[Tuple[int, str]]:
+    """Another title on a page passed over (highlights, a graphical abstract: cas sets
+    the paper's title there too, below the heading): the first display block of those
+    *number* - 1 pages, other than the heading, that is another paper's title (its
+    page number and text); None when there is none."""
+    zones = _badge_zones(page)
+    for k in range(1, number):
+        view = page.views[0]
+        middle = _body_size(view, 0)
+        for b in page_blocks(view, zones + _turned_zones(page)):
+            if b.size <= middle * 1.1 or _letters(b.text) in FRONT_MATTER:
+                continue
+            if _compared(_unmarked(b.text), record_title, canon).kind == DIFFERENT:
+                return k, _unmarked(b.text)
+        if page.following is None:
+            break
+        page, zones = page.following, []
+    return None
+
+
 def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[str],
                     where: str, *, source: str, accepted: bool = False) -> Check:
     """The ``title`` line for page 1 (or the title page after it, :func:`title_page`) as
     the engines show it.  *source* says where *record_title* came from (``PithTitle``,
     the cache), for the message."""
     zones = _badge_zones(page)
+    first = page
     page, number = title_page(page)
+    other = _front_matter_titles(first, number, canon, record_title) if number > 1 else None
+    if other is not None and not accepted:
+        return Check("title", FAIL, "different: page %d, of highlights or a graphical "
+                     "abstract, shows the title %s; the number is for%s (another paper's "
+                     "number?)" % (other[0], shown(other[1]), " %s" % shown(record_title)
+                                   if record_title is not None else " another title"))
     if number > 1:
         zones = []
         where = "page %d, after %d page%s of highlights or graphical abstract" % (
