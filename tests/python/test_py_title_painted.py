@@ -139,7 +139,8 @@ def test_another_title_set_larger_above_fails(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("added", [", with an Application to Protein Folding",
-                                   r"\\ and Its Application to Protein Folding"])
+                                   r"\\ and Its Application to Protein Folding",
+                                   r"\\ {\Large and Its Application to Protein Folding}"])
 def test_the_records_title_with_words_added_fails(tmp_path: Path, added: str) -> None:
     pdf = titled(tmp_path / "p", r"{\LARGE %s%s}" % (TITLE, added))
     doc = verify(pdf)
