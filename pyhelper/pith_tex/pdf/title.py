@@ -337,12 +337,6 @@ def title_block(found: Sequence[Block]) -> Optional[Block]:
     return next(b for b in found if b.size >= largest * SIZE_SLACK)
 
 
-def visible_title(view: View, zones: Sequence[Box] = ()) -> Optional[str]:
-    """The title *view* shows: the text of its title block (None: none)."""
-    block = title_block(page_blocks(view, zones))
-    return None if block is None else _unmarked(block.text)
-
-
 def _unmarked(text: str) -> str:
     # a \thanks mark set against the last word
     return text.rstrip("*\u2217\u2020\u2021\u00a7\u00b6 ") or text
