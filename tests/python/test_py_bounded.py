@@ -109,14 +109,16 @@ def test_pdfium_is_stopped_at_the_memory_bound():
 
 
 def test_pdfium_is_stopped_at_the_cpu_bound():
+    # room enough in memory that the CPU bound is the one met (with 2 GB, a PDFium that
+    # grows fast on a loaded machine could meet the memory bound first)
     with pytest.raises(EngineLimited) as e:
-        bounded.page_one(fan_out(7), cpu_seconds=1)
+        bounded.page_one(fan_out(7), cpu_seconds=1, memory=8 * GB)
     assert "more than 1 s of CPU time reading page 1" in str(e.value), str(e.value)
 
 
 def test_pdfium_is_stopped_at_the_deadline():
     with pytest.raises(EngineLimited) as e:
-        bounded.page_one(fan_out(7), deadline=time.monotonic() + 1.0)
+        bounded.page_one(fan_out(7), deadline=time.monotonic() + 1.0, memory=8 * GB)
     assert "took longer than 1 s reading page 1" in str(e.value), str(e.value)
 
 

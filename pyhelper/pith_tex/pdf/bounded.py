@@ -36,7 +36,7 @@ import struct
 import subprocess
 import sys
 import time
-from typing import Any, Optional, Pattern, Sequence, Tuple
+from typing import Any, Callable, Optional, Pattern, Sequence, Tuple
 
 from .pageview import DPI, EngineFailed, PageOne
 
@@ -59,8 +59,11 @@ def _gb(n: int) -> str:
 
 def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
              ink: Optional[Pattern[str]] = None, meta: Sequence[str] = (),
+             glyphs: Optional[Tuple[float, float]] = None,
+             then: Optional[Callable[[PageOne], bool]] = None,
              memory: int = MEMORY, cpu_seconds: int = CPU_SECONDS) -> PageOne:
-    """:func:`pith_tex.pdf.pageview.page_one` in the bounded child (*deadline*: a
+    """:func:`pith_tex.pdf.pageview.page_one` in the bounded child (*then*: a module-level
+    function, which the child imports by name; *deadline*: a
     ``time.monotonic()`` value, :data:`SECONDS` from now when None).  Raises
     :class:`EngineFailed` as it does, and :class:`EngineLimited` when a bound is met."""
     if deadline is None:
@@ -70,7 +73,8 @@ def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
         memory = min(memory, ceiling)
     seconds = max(0.0, deadline - time.monotonic())
     request = pickle.dumps((cpu_seconds, seconds, data,
-                            {"dpi": dpi, "ink": ink, "meta": tuple(meta)}),
+                            {"dpi": dpi, "ink": ink, "meta": tuple(meta), "glyphs": glyphs,
+                             "then": then}),
                            protocol=pickle.HIGHEST_PROTOCOL)
     child = _Child.get(memory)
     try:

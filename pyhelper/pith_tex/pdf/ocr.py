@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 Box = Tuple[float, float, float, float]  # x0, y0 (top), x1, y1 (bottom), in points
 
@@ -240,3 +240,70 @@ def ocr_regions(inks: Sequence[Any], width: float, height: float) -> Tuple[Regio
                                 turn_of(tuple(ink.boxes[i] for i in line)) if len(line) > 1
                                 else turn_of(ink.boxes), scale))
     return tuple(found)
+
+
+class Reading(NamedTuple):
+    """What OCR reads from an engine's pixels where the text layer locates a match of the
+    ``ink`` pattern (PDFium's :class:`Ink`): the text layer only says where to look."""
+
+    text: str  # the match as PDFium's text layer has it
+    region: Box  # the part of the page read (view frame)
+    turn: int  # degrees clockwise that set the line upright (90, 270: a turned stamp)
+    read: str  # what the OCR reads there, white space kept
+
+
+class Glyph(NamedTuple):
+    """One character PDFium reads in the part of the page a caller asked about
+    (:func:`pdfium_view`'s *glyphs*), and whether it paints, tested as :class:`Ink`'s
+    characters are: a character hidden, white, covered or clipped does not, nor a letter
+    or digit with another letter or digit drawn over its middle (two texts set one on
+    the other: the same letter again, a poor man's bold, is no other)."""
+
+    text: str
+    box: Box  # as Word.box (the character's loose box)
+    size: float  # as Word.size
+    painted: bool
+    upright: bool  # drawn upright as the page is displayed (not turned, as a margin stamp)
+
+
+def read_regions(regions: Sequence[Region], render: Callable[[Region], Tuple[Any, ...]]
+                 ) -> Tuple[Tuple["Reading", ...], Optional[str]]:
+    """OCR of *render(region)* (width, height, ..., 8-bit grey pixels: a tuple or a
+    pageview Raster) at each region, the lines of a match joined, or why no OCR can run
+    here."""
+    if not regions:
+        return (), None
+    why = missing()
+    if why is not None:
+        return (), why
+    read: Dict[int, List[str]] = {}
+    for r in regions:
+        got = render(r)
+        w, h, pixels = got[0], got[1], got[-1]
+        try:
+            # the usual stretch first; the others only where it does not read the text
+            # layer's characters (a proportional font set tight: Helvetica's W as VV)
+            for stretch in STRETCHES:
+                text = read_line(w, h, pixels, r.turn, stretch)
+                if agrees(text, r.text):
+                    break
+        except OcrMissing as e:
+            return (), str(e)
+        read.setdefault(r.match, []).append(text)
+    out = []
+    for k, texts in read.items():
+        mine = [r for r in regions if r.match == k]
+        box = (min(r.box[0] for r in mine), min(r.box[1] for r in mine),
+               max(r.box[2] for r in mine), max(r.box[3] for r in mine))
+        out.append(Reading("".join(r.text for r in mine), box, mine[0].turn, "".join(texts)))
+    return tuple(out), None
+
+
+def pdftoppm_crop(region: Region, page: str = "1") -> List[str]:
+    """poppler's command for an 8-bit grey rendering of *region* of *page* (the PDF on
+    standard input): ``pdftoppm -x -y -W -H`` at the region's scale."""
+    k, box = region.scale, region.box
+    w, h = max(1, int((box[2] - box[0]) * k + 0.999)), max(1, int((box[3] - box[1]) * k + 0.999))
+    return ["pdftoppm", "-f", page, "-l", page, "-r", "%.3f" % (k * 72.0),
+            "-x", str(int(box[0] * k)), "-y", str(int(box[1] * k)), "-W", str(w), "-H", str(h),
+            "-gray", "-cropbox", "-"]

@@ -36,7 +36,8 @@ import time
 import xml.etree.ElementTree as ET
 from typing import Callable, Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
 
-from .ocr import Region, ocr_regions
+from .ocr import Reading, Region, ocr_regions, pdftoppm_crop, read_regions
+from .marks import page_marks
 
 Box = Tuple[float, float, float, float]  # x0, y0 (top), x1, y1 (bottom), in points
 
@@ -79,19 +80,21 @@ class Ink(NamedTuple):
     boxes: Tuple[Box, ...]  # each character's box (as View.words)
     sizes: Tuple[float, ...]  # each character's font size in points (as Word.size)
     painted: Tuple[bool, ...]  # each character: hiding its text objects changes its pixels
-    #: each character's tight box (its glyph's own, as PDFium measures it): where the OCR
-    #: of :class:`Reading` looks
-    tight: Tuple[Box, ...] = ()
+    tight: Tuple[Box, ...] = ()  # each glyph's own box: where OCR reads (:class:`Reading`)
 
 
-class Reading(NamedTuple):
-    """What OCR reads from an engine's pixels where the text layer locates a match of the
-    ``ink`` pattern (PDFium's :class:`Ink`): the text layer only says where to look."""
+class Glyph(NamedTuple):
+    """One character PDFium reads in the part of the page a caller asked about
+    (:func:`pdfium_view`'s *glyphs*), and whether it paints, tested as :class:`Ink`'s
+    characters are: a character hidden, white, covered or clipped does not, nor a letter
+    or digit with another letter or digit drawn over its middle (two texts set one on
+    the other: the same letter again, a poor man's bold, is no other)."""
 
-    text: str  # the match as PDFium's text layer has it
-    region: Box  # the part of the page read (view frame)
-    turn: int  # degrees clockwise that set the line upright (90, 270: a turned stamp)
-    read: str  # what the OCR reads there, white space kept
+    text: str
+    box: Box  # as Word.box (the character's loose box)
+    size: float  # as Word.size
+    painted: bool
+    upright: bool  # drawn upright as the page is displayed (not turned, as a margin stamp)
 
 
 class View(NamedTuple):
@@ -127,14 +130,15 @@ class View(NamedTuple):
     #: What the engine reported while reading page 1 (poppler's error lines): a page an
     #: engine has to repair is drawn by each viewer its own way.
     errors: Tuple[str, ...] = ()
-    #: OCR of this engine's rendering at each match of ``ink`` (:class:`Reading`).
-    read: Tuple["Reading", ...] = ()
-    #: Why no OCR ran here (None: it ran, or no ``ink`` was asked for).
-    unread: Optional[str] = None
+    read: Tuple[Reading, ...] = ()  # OCR of this engine's rendering at each ``ink`` match
+    unread: Optional[str] = None  # why no OCR ran here
     #: PDFium only: the page objects of page 1 (forms' too) in optional content or under
     #: an /ActualText, as (``"OC"`` and the group's /Name, or ``"ActualText"`` and its
     #: text; the object's box in the view's frame).
     marks: Tuple[Tuple[str, str, Box], ...] = ()
+    #: PDFium only: the characters of the part asked for (*glyphs*), each with whether
+    #: it paints (:class:`Glyph`).
+    glyphs: Tuple[Glyph, ...] = ()
 
     @property
     def text(self) -> str:
@@ -147,6 +151,9 @@ class PageOne(NamedTuple):
     #: PDFium's page 1 as printed (``FPDF_PRINTING``: annotations flagged for print,
     #: optional content in its print state), its text and QR codes; None when not asked.
     printed: Optional[View] = None
+    #: The next page, read as this one when the caller's *then* asked for it (a title
+    #: that sits after a page of highlights): :func:`page_one`.
+    following: Optional["PageOne"] = None
 
 
 # --- QR codes ----------------------------------------------------------------------
@@ -330,12 +337,79 @@ def _core(b: Box) -> Box:
     return (b[0] + d, b[1] + d, b[2] - d, b[3] - d)
 
 
+def _paints(raw, page, textpage, kept, part, measure: Sequence[Box], width: float,
+            height: float, crop: Box, rotation: int, *, among_part: bool = False
+            ) -> Tuple[bool, ...]:
+    """Whether each character of *part* (some of *kept*, PDFium's characters of page 1 as
+    :func:`_pdfium_chars` gives them, white space left out) paints: page 1 is rendered
+    (annotations included) with and without the text objects that carry *part*'s
+    characters, and a character paints when the two renderings differ clearly inside its
+    box in *measure*, and no other character of *kept* is drawn over its middle (another
+    glyph on it makes it unreadable however its own glyph paints; *among_part*: the
+    characters of *part* count as others to each other too, and only letters and digits
+    over letters and digits count, another one than itself: an accent or a stroke
+    composed over a letter, or a letter drawn twice for a bold, leaves it readable)."""
+    import ctypes
+
+    if not part:
+        return ()
+    boxes = [c[2] for c in part]
+    objects: Dict[int, object] = {}
+    for c in part:
+        obj = raw.FPDFText_GetTextObject(textpage.raw, c[0])
+        if obj:
+            objects.setdefault(ctypes.cast(obj, ctypes.c_void_p).value or 0, obj)
+    # the region: the characters' boxes and a point around, on the page
+    region = (max(0.0, min(b[0] for b in boxes) - 1), max(0.0, min(b[1] for b in boxes) - 1),
+              min(width, max(b[2] for b in boxes) + 1),
+              min(height, max(b[3] for b in boxes) + 1))
+    if region[2] - region[0] < 0.5 or region[3] - region[1] < 0.5 or not objects:
+        return (False,) * len(part)
+    least = max(0.1, min(b[3] - b[1] for b in boxes))
+    scale = max(DPI / 72.0, INK_HEIGHT / least)
+    area = (region[2] - region[0]) * (region[3] - region[1])
+    if area * scale * scale > MAX_INK_PIXELS:
+        scale = (MAX_INK_PIXELS / area) ** 0.5
+    w, h, before = _region_pixels(raw, page, region, scale)
+    modes = [(obj, raw.FPDFTextObj_GetTextRenderMode(obj)) for obj in objects.values()]
+    try:
+        for obj, _mode in modes:
+            raw.FPDFTextObj_SetTextRenderMode(obj, raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+        _w, _h, after = _region_pixels(raw, page, region, scale)
+    finally:
+        for obj, mode in modes:
+            if mode >= 0:
+                raw.FPDFTextObj_SetTextRenderMode(obj, mode)
+
+    # (the glyphs' own, tight boxes: loose ones of the lines above and below touch)
+    def tight(i: int) -> Box:
+        return to_view(crop, rotation, textpage.get_charbox(i))
+
+    mine = set() if among_part else {c[0] for c in part}
+    others = [(c[0], c[1], tight(c[0])) for c in kept
+              if c[0] not in mine and _overlaps(c[2], region)
+              and (not among_part or c[1].isalnum())]
+    rows: Dict[int, List[Tuple[int, str, Box]]] = {}  # others by 8-point band: fast look-up
+    for i, ch, o in others:
+        for r in range(int(o[1] // 8), int(o[3] // 8) + 1):
+            rows.setdefault(r, []).append((i, ch, o))
+
+    def covered(c) -> bool:
+        if among_part and not c[1].isalnum():
+            return False
+        core = _core(tight(c[0]))
+        return any(i != c[0] and _overlaps(o, core) and not (among_part and ch == c[1])
+                   for r in range(int(core[1] // 8), int(core[3] // 8) + 1)
+                   for i, ch, o in rows.get(r, ()))
+
+    return tuple(_changed(before, after, w, h, b, region, scale) >= INK_PIXELS
+                 and not covered(c) for b, c in zip(measure, part))
+
+
 def _ink(raw, page, textpage, chars, pattern: Pattern[str], width: float,
          height: float, crop: Box, rotation: int) -> Tuple[Ink, ...]:
     """The :class:`Ink` of each match of *pattern* in PDFium's text of page 1 with the
     white space removed (at most :data:`MAX_INK`)."""
-    import ctypes
-
     kept = [c for c in chars if c[1] is not None and c[2] is not None]
     squeezed = "".join(c[1] for c in kept)
     found: List[Ink] = []
@@ -346,48 +420,84 @@ def _ink(raw, page, textpage, chars, pattern: Pattern[str], width: float,
         if not part:
             continue
         boxes = tuple(c[2] for c in part)
-        objects: Dict[int, object] = {}
-        for c in part:
-            obj = raw.FPDFText_GetTextObject(textpage.raw, c[0])
-            if obj:
-                objects.setdefault(ctypes.cast(obj, ctypes.c_void_p).value or 0, obj)
-        # the region: the characters' boxes and a point around, on the page
-        region = (max(0.0, min(b[0] for b in boxes) - 1), max(0.0, min(b[1] for b in boxes) - 1),
-                  min(width, max(b[2] for b in boxes) + 1),
-                  min(height, max(b[3] for b in boxes) + 1))
-        if region[2] - region[0] < 0.5 or region[3] - region[1] < 0.5 or not objects:
-            found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part),
-                             (False,) * len(part)))
-            continue
-        least = max(0.1, min(b[3] - b[1] for b in boxes))
-        scale = max(DPI / 72.0, INK_HEIGHT / least)
-        area = (region[2] - region[0]) * (region[3] - region[1])
-        if area * scale * scale > MAX_INK_PIXELS:
-            scale = (MAX_INK_PIXELS / area) ** 0.5
-        w, h, before = _region_pixels(raw, page, region, scale)
-        modes = [(obj, raw.FPDFTextObj_GetTextRenderMode(obj)) for obj in objects.values()]
-        try:
-            for obj, _mode in modes:
-                raw.FPDFTextObj_SetTextRenderMode(obj, raw.FPDF_TEXTRENDERMODE_INVISIBLE)
-            _w, _h, after = _region_pixels(raw, page, region, scale)
-        finally:
-            for obj, mode in modes:
-                if mode >= 0:
-                    raw.FPDFTextObj_SetTextRenderMode(obj, mode)
-        # another character drawn on one of the match's (other glyphs over the number)
-        # makes it unreadable however its own glyph paints
-        # (the glyphs' own, tight boxes: loose ones of the lines above and below touch)
-        def tight(i: int) -> Box:
-            return to_view(crop, rotation, textpage.get_charbox(i))
-
-        mine = {c[0] for c in part}
-        others = [tight(c[0]) for c in kept if c[0] not in mine and _overlaps(c[2], region)]
-        painted = tuple(_changed(before, after, w, h, b, region, scale) >= INK_PIXELS
-                        and not any(_overlaps(o, _core(tight(c[0]))) for o in others)
-                        for b, c in zip(boxes, part))
-        found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part), painted,
-                         tuple(tight(c[0]) for c in part)))
+        painted = _paints(raw, page, textpage, kept, part, boxes, width, height, crop,
+                          rotation)
+        found.append(Ink(m.group(0), boxes, tuple(c[3] for c in part), painted, tuple(
+            to_view(crop, rotation, textpage.get_charbox(c[0])) for c in part)))
     return tuple(found)
+
+
+#: At most this many characters are tested for :func:`pdfium_view`'s *glyphs* (the
+#: largest first); the others are not returned.
+MAX_GLYPHS = 2000
+#: Fewer characters than this on the page: the page's median size is not its body
+#: text's, and every character of the part asked for is tested.
+GLYPH_BODY_CHARS = 200
+#: When nothing in the part asked for is set larger than the body, this many of its
+#: topmost characters at the body's size are tested instead.
+GLYPH_FALLBACK = 600
+
+
+def _upright(raw, textpage, i: int, rotation: int) -> bool:
+    """Is character *i* drawn upright as the page is displayed (its /Rotate applied)?"""
+    import math
+
+    angle = raw.FPDFText_GetCharAngle(textpage.raw, i)
+    if angle < 0:
+        return True  # PDFium does not know: as most text is
+    turned = (math.degrees(angle) + rotation) % 360
+    return min(turned, 360 - turned) < 5
+
+
+def _glyphs(raw, page, textpage, chars, top: float, factor: float, width: float,
+            height: float, crop: Box, rotation: int) -> Tuple[Glyph, ...]:
+    """The :class:`Glyph` of every character in the upper *top* part of the page set at
+    least *factor* times the page's median size (every one there on a page of fewer
+    than :data:`GLYPH_BODY_CHARS` characters; the topmost :data:`GLYPH_FALLBACK` at the
+    median size or larger when none is set larger); and of every other character there that
+    is set turned, untested (``painted`` False): where turned text lies, which the
+    other engines do not tell."""
+    kept = [c for c in chars if c[1] is not None and c[2] is not None]
+    sizes = sorted(c[3] for c in kept)
+    body = sizes[len(sizes) // 2] if len(sizes) >= GLYPH_BODY_CHARS else 0.0
+    part = [c for c in kept if c[2][1] < height * top and c[3] > 0 and c[3] >= body * factor]
+    if not part:  # nothing set larger there (a title set at the body's size): the
+        # topmost text at the body's size or larger, where such a title is
+        part = sorted((c for c in kept if c[2][1] < height * top and c[3] > 0
+                       and c[3] >= body), key=lambda c: c[2][1])[:GLYPH_FALLBACK]
+    if len(part) > MAX_GLYPHS:
+        largest = set(c[0] for c in sorted(part, key=lambda c: -c[3])[:MAX_GLYPHS])
+        part = [c for c in part if c[0] in largest]
+
+    def measured(c) -> Box:
+        b = to_view(crop, rotation, textpage.get_charbox(c[0]))
+        return b if b[2] - b[0] > 0.05 and b[3] - b[1] > 0.05 else c[2]
+
+    painted = _paints(raw, page, textpage, kept, part, [measured(c) for c in part], width,
+                      height, crop, rotation, among_part=True)
+    tested = {c[0] for c in part}
+    turned = [c for c in kept if c[0] not in tested and c[2][1] < height * top
+              and not _upright(raw, textpage, c[0], rotation)][:MAX_GLYPHS]
+    return tuple(Glyph(c[1], c[2], c[3], p, _upright(raw, textpage, c[0], rotation))
+                 for c, p in zip(part, painted)) + tuple(
+        Glyph(c[1], c[2], c[3], False, False) for c in turned)
+
+
+def raster_ink(raster: Raster, box: Box) -> bool:
+    """Does *raster* (page 1 as one engine rendered it) show ink in *box* (the view's
+    frame): at least :data:`INK_PIXELS` pixels that differ by :data:`INK_DELTA` or more
+    from the box's middle grey level (its background: dark text on light paper and
+    light text on a dark panel alike)?  A box that is one flat colour (text hidden,
+    white on white, covered, clipped) has none."""
+    k = raster.dpi / 72.0
+    x0, x1 = max(0, int(box[0] * k)), min(raster.width, int(box[2] * k + 0.999))
+    y0, y1 = max(0, int(box[1] * k)), min(raster.height, int(box[3] * k + 0.999))
+    values = sorted(b for y in range(y0, y1)
+                    for b in raster.pixels[y * raster.width + x0:y * raster.width + x1])
+    if not values:
+        return False
+    middle = values[len(values) // 2]
+    return sum(1 for v in values if abs(v - middle) >= INK_DELTA) >= INK_PIXELS
 
 
 #: The resolution at which a decoded QR code's box is measured again: a pixel is 0.04 mm,
@@ -419,129 +529,6 @@ def _finer(raw, page, code: Tuple[Optional[str], Box, Tuple[Tuple[float, float],
     return code
 
 
-# --- the matches read from pixels ---------------------------------------------------
-
-def _read_all(regions: Sequence[Region], render: Callable[[Region], Tuple[int, int, bytes]]
-              ) -> Tuple[Tuple[Reading, ...], Optional[str]]:
-    """OCR of *render(region)* (width, height, grey pixels) at each region, the lines of
-    a match joined, or why no OCR can run here."""
-    from .ocr import OcrMissing, STRETCHES, agrees, missing, read_line
-
-    if not regions:
-        return (), None
-    why = missing()
-    if why is not None:
-        return (), why
-    read: Dict[int, List[str]] = {}
-    for r in regions:
-        w, h, pixels = render(r)
-        try:
-            # the usual stretch first; the others only where it does not read the text
-            # layer's characters (a proportional font set tight: Helvetica's W as VV)
-            for stretch in STRETCHES:
-                text = read_line(w, h, pixels, r.turn, stretch)
-                if agrees(text, r.text):
-                    break
-        except OcrMissing as e:
-            return (), str(e)
-        read.setdefault(r.match, []).append(text)
-    out = []
-    for k, texts in read.items():
-        mine = [r for r in regions if r.match == k]
-        box = (min(r.box[0] for r in mine), min(r.box[1] for r in mine),
-               max(r.box[2] for r in mine), max(r.box[3] for r in mine))
-        out.append(Reading("".join(r.text for r in mine), box, mine[0].turn, "".join(texts)))
-    return tuple(out), None
-
-
-MAX_MARKED = 4096  # marked objects kept (past it, a last ("cap", ...) entry says so)
-MAX_OBJECTS = 200_000  # page objects looked at, forms' included
-_MARK_CHARS = 4096  # UTF-16 units read of a mark's name or /ActualText
-
-
-def _mark_text(raw, mark, key: Optional[bytes], buf) -> Optional[str]:
-    """The name of *mark* (key None) or its string parameter *key* (None: absent), read
-    into *buf* (UTF-16 units)."""
-    import ctypes
-
-    out = ctypes.c_ulong(0)
-    if key is None:
-        ok = raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out))
-    else:
-        ok = raw.FPDFPageObjMark_GetParamStringValue(mark, key, buf, ctypes.sizeof(buf),
-                                                     ctypes.byref(out))
-    if not ok:
-        return None
-    n = max(0, min(out.value, ctypes.sizeof(buf)) // 2 - 1)  # UTF-16LE, NUL-terminated
-    return ctypes.string_at(buf, 2 * n).decode("utf-16-le", "replace")
-
-
-Matrix = Tuple[float, float, float, float, float, float]
-_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-
-
-def _times(m: Matrix, n: Matrix) -> Matrix:
-    """*m* then *n* (PDF's row-vector order: a point goes through m first)."""
-    return (m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3],
-            m[2] * n[0] + m[3] * n[2], m[2] * n[1] + m[3] * n[3],
-            m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5])
-
-
-def _placed(m: Matrix, box: Box) -> Box:
-    """The box around *box* (x0, y0, x1, y1) mapped by *m*."""
-    xs, ys = [], []
-    for x in (box[0], box[2]):
-        for y in (box[1], box[3]):
-            xs.append(m[0] * x + m[2] * y + m[4])
-            ys.append(m[1] * x + m[3] * y + m[5])
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
-def _marks(raw, page, crop: Box, rotation: int) -> Tuple[Tuple[str, str, Box], ...]:
-    """Page 1's objects in optional content or under an /ActualText (:attr:`View.marks`):
-    where a layer or a replacement text can make what a reader sees or prints differ
-    from what PDFium's screen shows and its text says."""
-    import ctypes
-
-    found: List[Tuple[str, str, Box]] = []
-    buf = (ctypes.c_ushort * _MARK_CHARS)()
-    # (the page or a form object, its depth, what maps its objects' boxes to the page:
-    # PDFium gives a form's objects in the form's space, the form object its matrix)
-    stack = [(page.raw, True, 0, _IDENTITY)]
-    seen = 0
-    while stack:
-        parent, is_page, depth, to_page = stack.pop()
-        count = (raw.FPDFPage_CountObjects if is_page else raw.FPDFFormObj_CountObjects)(parent)
-        for i in range(max(0, count)):
-            seen += 1
-            if seen > MAX_OBJECTS or len(found) >= MAX_MARKED:
-                return tuple(found) + (("cap", "", (0.0, 0.0, 0.0, 0.0)),)
-            obj = (raw.FPDFPage_GetObject if is_page else raw.FPDFFormObj_GetObject)(parent, i)
-            if not obj:
-                continue
-            if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM and depth < 32:
-                m = raw.FS_MATRIX()
-                if raw.FPDFPageObj_GetMatrix(obj, m):
-                    own = (m.a, m.b, m.c, m.d, m.e, m.f)
-                    stack.append((obj, False, depth + 1, _times(own, to_page)))
-            for k in range(max(0, raw.FPDFPageObj_CountMarks(obj))):
-                mark = raw.FPDFPageObj_GetMark(obj, k)
-                name = _mark_text(raw, mark, None, buf) if mark else None
-                actual = _mark_text(raw, mark, b"ActualText", buf) if mark else None
-                if name != "OC" and actual is None:
-                    continue
-                box = [ctypes.c_float() for _ in range(4)]
-                if not raw.FPDFPageObj_GetBounds(obj, *[ctypes.byref(b) for b in box]):
-                    continue
-                where = to_view(crop, rotation, _placed(
-                    to_page, (box[0].value, box[1].value, box[2].value, box[3].value)))
-                if actual is not None:
-                    found.append(("ActualText", actual, where))
-                if name == "OC":
-                    found.append(("OC", _mark_text(raw, mark, b"Name", buf) or "", where))
-    return tuple(found)
-
-
 def _pixels(bitmap) -> bytes:
     """A pypdfium2 bitmap's rows without their padding."""
     w, h, stride = bitmap.width, bitmap.height, bitmap.stride
@@ -550,16 +537,22 @@ def _pixels(bitmap) -> bytes:
 
 
 def pdfium_view(data: bytes, *, dpi: float = DPI, ink: Optional[Pattern[str]] = None,
-                meta: Sequence[str] = ()) -> View:
+                meta: Sequence[str] = (), glyphs: Optional[Tuple[float, float]] = None,
+                index: int = 0) -> View:
     """PDFium's view of page 1 of the PDF *data*; with *ink*, the :class:`Ink` of each
     match of that pattern in its text (white space removed); with *meta*, the Info
-    values of those keys as PDFium reads them (FPDF_GetMetaText)."""
-    return _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, printed=False)[0]
+    values of those keys as PDFium reads them (FPDF_GetMetaText); with *glyphs*
+    ``(top, factor)``, the :class:`Glyph` of each character in the upper *top* part of
+    the page set at least *factor* times the page's median size.  *index*: the page
+    read instead of page 1 (0-based)."""
+    return _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, glyphs=glyphs, index=index,
+                         printed=False)[0]
 
 
 def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
-                  meta: Sequence[str], printed: bool) -> Tuple[View, Optional[View]]:
-    """:func:`pdfium_view`, and with *printed* page 1 as PDFium prints it
+                  meta: Sequence[str], glyphs: Optional[Tuple[float, float]], index: int,
+                  printed: bool) -> Tuple[View, Optional[View]]:
+    """:func:`pdfium_view`, and with *printed* the page as PDFium prints it
     (:attr:`PageOne.printed`), from the same document."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
@@ -570,9 +563,9 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
         raise EngineFailed("PDFium cannot open the PDF: %s" % e) from None
     try:
         pages = len(pdf)
-        if pages < 1:
-            raise EngineFailed("PDFium finds no page in the PDF")
-        page = pdf[0]
+        if pages < 1 + index:
+            raise EngineFailed("PDFium finds no page %d in the PDF" % (index + 1))
+        page = pdf[index]
         # the crop box in user space (l, b, r, t), inherited from the page tree where the
         # page has none (pypdfium2's get_cropbox falls back to US Letter then)
         rect = raw.FS_RECTF()
@@ -593,16 +586,19 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
             bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True,
                                  extra_flags=raw.FPDF_PRINTING)
             printing = Raster(bitmap.width, bitmap.height, scale * 72.0, _pixels(bitmap))
-        marks = _marks(raw, page, crop, rotation)
+        marks = tuple((kind, text, box if kind == "cap" else to_view(crop, rotation, box))
+                      for kind, text, box in page_marks(raw, page))
         inks = () if ink is None else _ink(raw, page, textpage, chars, ink, width, height,
                                               crop, rotation)
+        tested = () if glyphs is None else _glyphs(raw, page, textpage, chars, glyphs[0],
+                                                   glyphs[1], width, height, crop, rotation)
         values = []
         for key in meta:
             value = pdf.get_metadata_value(key)
             if value:
                 values.append((key, value))
         found = tuple(_finer(raw, page, code) for code in qr_found(raster))
-        reads, unread = _read_all(ocr_regions(inks, width, height), lambda r: _region_pixels(
+        reads, unread = read_regions(ocr_regions(inks, width, height), lambda r: _region_pixels(
             raw, page, r.box, r.scale))
     except pdfium.PdfiumError as e:
         raise EngineFailed("PDFium cannot read page 1: %s" % e) from None
@@ -613,18 +609,16 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
                   float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
                   rotation, inks, tuple(values), tuple(c[1] for c in codes),
                   tuple(c[1] for c in found if c[0] is None), raster,
-                  tuple(c[2] for c in codes), marks=marks, read=reads,
-                  unread=unread)
+                  tuple(c[2] for c in codes), marks=marks, glyphs=tested,
+                  read=reads, unread=unread)
     if printing is None:
         return screen, None
     if printing.pixels == raster.pixels:  # the same pixels hold the same codes
-        return screen, screen._replace(engine="pdfium-print", ink=(), read=(),
-                                       raster=printing)
+        return screen, screen._replace(engine="pdfium-print", ink=(), read=(), raster=printing)
     found = qr_found(printing)
     codes = [c for c in found if c[0] is not None]
     return screen, screen._replace(
-        engine="pdfium-print", codes=tuple(c[0] for c in codes), ink=(), read=(),
-        raster=printing,
+        engine="pdfium-print", codes=tuple(c[0] for c in codes), ink=(), read=(), raster=printing,
         code_boxes=tuple(c[1] for c in codes), code_corners=tuple(c[2] for c in codes),
         unreadable=tuple(c[1] for c in found if c[0] is None))
 
@@ -728,38 +722,27 @@ def _pdfinfo_values(out: bytes, keys: Sequence[str]) -> Tuple[Tuple[str, str], .
     return tuple((k, found[k]) for k in keys if k in found)
 
 
-def _poppler_region(data: bytes, region: Region, deadline: float) -> Tuple[int, int, bytes]:
-    """poppler's 8-bit grey rendering of *region* of page 1 (``pdftoppm -x -y -W -H``)."""
-    k = region.scale
-    box = region.box
-    x, y = int(box[0] * k), int(box[1] * k)
-    w = max(1, int((box[2] - box[0]) * k + 0.999))
-    h = max(1, int((box[3] - box[1]) * k + 0.999))
-    r = _pgm(_run(["pdftoppm", "-f", "1", "-l", "1", "-r", "%.3f" % (k * 72.0), "-x", str(x),
-                   "-y", str(y), "-W", str(w), "-H", str(h), "-gray", "-cropbox", "-"], data,
-                  deadline), k * 72.0)
-    return r.width, r.height, r.pixels
-
-
 def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
                  width_hint: Optional[Tuple[float, float]] = None,
-                 meta: Sequence[str] = (), regions: Sequence[Region] = ()) -> View:
+                 meta: Sequence[str] = (), index: int = 0,
+                 regions: Sequence[Region] = ()) -> View:
     """poppler's view of page 1 of the PDF *data* (fed on standard input).
 
     *deadline* is a ``time.monotonic()`` value; *width_hint* (the page size another engine
     saw) lowers the resolution of a huge page before poppler renders it; *meta*: the Info
-    keys whose values ``pdfinfo -custom`` is asked for; *regions*: the parts of page 1
-    whose pixels are read by OCR (:class:`Reading`).
+    keys whose values ``pdfinfo -custom`` is asked for; *index*: the page read instead of
+    page 1 (0-based).
     """
+    first = "%d" % (index + 1)
     if deadline is None:
         deadline = time.monotonic() + POPPLER_SECONDS
     errors: List[str] = []
-    xhtml = _run(["pdftotext", "-f", "1", "-l", "1", "-bbox-layout", "-cropbox",
+    xhtml = _run(["pdftotext", "-f", first, "-l", first, "-bbox-layout", "-cropbox",
                   "-enc", "UTF-8", "-", "-"], data, deadline, errors)
     width, height, words = _poppler_words(xhtml)
     size = width_hint or (width, height)
     r = _dpi_for(size[0], size[1], dpi)
-    raster = _pgm(_run(["pdftoppm", "-f", "1", "-l", "1", "-r", "%.3f" % r, "-gray",
+    raster = _pgm(_run(["pdftoppm", "-f", first, "-l", first, "-r", "%.3f" % r, "-gray",
                         "-cropbox", "-"], data, deadline, errors), r)
     values: Tuple[Tuple[str, str], ...] = ()
     if meta:
@@ -768,7 +751,8 @@ def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = N
     found = qr_found(raster)
     codes = [c for c in found if c[0] is not None]
     end = deadline
-    reads, unread = _read_all(regions, lambda r: _poppler_region(data, r, end))
+    reads, unread = read_regions(regions, lambda r: _pgm(_run(pdftoppm_crop(r, first), data, end),
+                                                         r.scale * 72.0))
     return View("poppler", poppler_version(), None, width, height, words,
                 tuple(c[0] for c in codes), meta=values,  # type: ignore[misc]
                 code_boxes=tuple(c[1] for c in codes),
@@ -780,21 +764,37 @@ def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = N
 # --- both --------------------------------------------------------------------------
 
 
+#: At most this many pages are read after page 1 when *then* asks for them.
+MAX_FOLLOWING = 2
+
+
 def page_one(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
-             ink: Optional[Pattern[str]] = None, meta: Sequence[str] = ()) -> PageOne:
-    """Page 1 of the PDF *data* as every engine available here shows it (*ink* and *meta*:
-    see :func:`pdfium_view` and :func:`poppler_view`).
+             ink: Optional[Pattern[str]] = None, meta: Sequence[str] = (),
+             glyphs: Optional[Tuple[float, float]] = None,
+             then: Optional[Callable[["PageOne"], bool]] = None, index: int = 0) -> PageOne:
+    """Page 1 of the PDF *data* as every engine available here shows it (*ink*, *meta*,
+    *glyphs* and *index*: see :func:`pdfium_view` and :func:`poppler_view`); when *then*
+    says so of it, the next page too (:attr:`PageOne.following`, with *glyphs* alone).
 
     Raises :class:`EngineFailed` when an engine cannot read page 1 at all: an engine that
     cannot show the page is a finding the caller reports (could not check).
     """
-    first, printed = _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, printed=True)
+    first, printed = _pdfium_views(data, dpi=dpi, ink=ink, meta=meta, glyphs=glyphs,
+                                   index=index, printed=index == 0)
     missing = poppler_missing()
     if missing is not None:
-        return PageOne((first,), (missing,), printed)
-    # poppler's pixels are read where PDFium's text locates the matches: one place, two
-    # renderings of it
-    second = poppler_view(data, dpi=dpi, deadline=deadline,
-                          width_hint=(first.width, first.height), meta=meta,
-                          regions=ocr_regions(first.ink, first.width, first.height))
-    return PageOne((first, second), (), printed)
+        shown = PageOne((first,), (missing,), printed)
+    else:
+        second = poppler_view(data, dpi=dpi, deadline=deadline, index=index,
+                              width_hint=(first.width, first.height), meta=meta,
+                              regions=ocr_regions(first.ink, first.width, first.height))
+        shown = PageOne((first, second), (), printed)
+    if (then is not None and first.pages is not None and first.pages > index + 1
+            and index < MAX_FOLLOWING and then(shown)):
+        try:
+            shown = shown._replace(following=page_one(data, dpi=dpi, deadline=deadline,
+                                                      glyphs=glyphs, then=then,
+                                                      index=index + 1))
+        except EngineFailed:
+            pass  # the caller finds no following page, and says so
+    return shown

@@ -449,7 +449,10 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             page_error = "not read, as the XMP packet could not be (%s)" % xmp
         else:
             try:
-                view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS)
+                from .title import GLYPHS, front_matter
+
+                view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS, glyphs=GLYPHS,
+                                then=front_matter)
             except EngineFailed as e:
                 page_error = str(e)
             if view is not None and "/Contents" in page and not any(

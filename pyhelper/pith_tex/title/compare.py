@@ -115,6 +115,12 @@ _SKIP_FIRST = {"textcolor": 1, "color": 1, "href": 1, "hspace": 1, "vspace": 1,
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH_RE = re.compile("[%s]|-{2,3}" % _DASHES)
+#: Small capital letters (IPA's and phonetic extensions' forms, which some fonts map their
+#: small capitals to): NFKC leaves them, a reader reads the letter.
+_SMALL_CAPITALS = str.maketrans(dict(zip(
+    "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f"
+    "\u1d0d\u0274\u1d0f\u1d18\ua7af\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f"
+    "\u1d22", "abcdefghijklmnopqrstuvwyz")))
 _QUOTE_TRANS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
                               "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"',
                               "\u00bb": '"', "`": "'", "\u00a0": " "})
@@ -265,6 +271,7 @@ def normalised(title: str) -> Normalised:
     text = re.sub(r"[{}$]", "", text)
     text = re.sub(r"[\^_](?=\S)", "", text)  # math scripts: $\Pi^0_1$ reads as Π01
     text = unicodedata.normalize("NFKC", text).translate(_QUOTE_TRANS)
+    text = text.translate(_SMALL_CAPITALS)
     text = text.replace("''", '"')
     text = _DASH_RE.sub("-", text)
     text = re.sub(r"\s*-\s*(?=-)", "", text)  # a dash made of several
@@ -372,12 +379,6 @@ def compare(paper: str, record_title: Optional[str], canon_hex: Optional[str]) -
                               "the title of the compiled PDF" % ", ".join(
                                   "\\" + m for m in ours.macros))
     return Comparison(DIFFERENT, "different words")
-
-
-def contains(text: str, title: str) -> bool:
-    """Does *text* (as shown) hold *title*'s letters and digits, in order and unbroken?"""
-    want = _letters(normalised(title).text)
-    return len(want) >= 8 and "\x00" not in want and want in _letters(normalised(text).text)
 
 
 # ---------------------------------------------------------------- messages
