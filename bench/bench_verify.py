@@ -11,16 +11,7 @@
    cross-check and an Ed25519 verification).  No published vector has both a canonical
    record and a signature, so the receipt is a real signature of *another* record: the
    Ed25519 check runs in full and fails, and the command exits 1 (that is expected here).
-3. ``pith-tex verify paper.pdf`` on a paper compiled with pith.sty's badge and QR code
-   and hyperref (pdflatex, a real compile) -- every check of docs/verification.md: the
-   record checks, every Info dictionary, the XMP packet, page 1 as PDFium and poppler show
-   it (text, ink, the QR code decoded from both renderings) -- against two baselines run
-   in the same interleaved series: ``pdfinfo -custom paper.pdf | python3 -c
-   "...sha256(PithRecord)..."`` (only reads the Info keys and hashes the record; target
-   3x, kept from before the engines), and issue 19's reference, what a visual check costs
-   at the least: ``pdftoppm -r 150 -f 1 -l 1`` plus ``pdfinfo -custom`` (target: verify
-   at most 3x its CPU).  The second is also measured on a long paper (lipsum, about 40
-   pages): verify's cost must not grow with the page count.
+3. ``pith-tex verify paper.pdf`` is measured against its floor in ``bench_floor.py``.
 4. ``pith-tex verify DIR`` over 10,000 valid resolver JSON records generated from the real
    vectors (``recorded.varied``: a field varied, hash and number recomputed) -> records/s (target >= 20,000/s),
    and the ratio against an in-process loop that only reads, json.loads and hashes the
@@ -45,8 +36,7 @@ N_RECORDS = int(os.environ.get("PITH_BENCH_RECORDS", "10000"))
 RUNS = int(os.environ.get("PITH_BENCH_RUNS", "21"))
 DIR_ROUNDS = 5
 
-# pdfinfo prints the custom Info keys as "Key:   value"; the recipe hashes PithRecord.
-PDF_RECIPE = ("import sys,hashlib; d=dict((k,v.strip()) for k,_,v in (l.partition(':') for l "
+RECIPE = ("import sys,hashlib; d=dict((k,v.strip()) for k,_,v in (l.partition(':') for l "
               "in sys.stdin)); print(hashlib.sha256(d['PithRecord'].encode()).hexdigest() == "
               "d['PithSHA256'])")
 PDF_TARGET = 3.0  # times the recipe, wall and CPU
@@ -132,77 +122,6 @@ def per_record_profile(vectors, tmp: Path, k: int = 6) -> str:
             f"vs loop {base:.1f} us/record; top own time (us/record, under cProfile): {items}")
 
 
-def compiled_paper(tmp: Path, vectors, body: str = "Some text.", name: str = "paper") -> Path:
-    """A one-page article with pith.sty's badge and QR code, linked through hyperref (as in
-    most papers; without it pith.sty writes the links itself), compiled by pdflatex (*body*:
-    the text after the title; lipsum's for the long paper)."""
-    import texbuild
-    from pith_tex.include.include import IncludeData, render
-
-    v = next(v for v in vectors if v.get("canonical_record"))
-    include = render(IncludeData(v["number"], v["year"], v["canonical_hash"],
-                                 v["canonical_record"], "absent", None, None)).decode("ascii")
-    source = ("\\documentclass{article}\n\\usepackage[qr]{pith}\n\\usepackage{hyperref}\n"
-              "\\usepackage{lipsum}\n\\pithnumber{%s}\n"
-              "\\title{A Paper}\\author{A. Author}\\date{}\n\\begin{document}\n"
-              "\\maketitle\n%s\n\\end{document}\n" % (v["number"], body))
-    b = texbuild.compile_tex(tmp / name, source, "pdflatex", include=include)
-    if not b.ok:
-        raise RuntimeError(b.describe())
-    return b.pdf
-
-
-#: What a visual check of page 1 costs at the least: poppler rendering it at 150 dpi and
-#: reading the Info keys (issue 19's reference).  Target: verify at most 3x its CPU.
-RENDER_TARGET = 3.0
-LONG_PAGES = 40
-
-
-def _pages(pdf: Path) -> int:
-    out = B.run_once(["pdfinfo", str(pdf)]).stdout
-    return int(next(l.split()[-1] for l in out.splitlines() if l.startswith("Pages:")))
-
-
-def pdf_rows(vectors, tmp: Path, pt) -> list:
-    if not B.have("pdfinfo") or not B.have("pdftoppm"):
-        raise RuntimeError("pdfinfo and pdftoppm (poppler-utils) are not installed: the PDF "
-                           "baselines need them")
-    rows = []
-    short = compiled_paper(tmp, vectors)
-    # lipsum's 150 paragraphs and 110 more: about 40 pages
-    long = compiled_paper(tmp, vectors, "\\lipsum[1-150]\\lipsum[1-110]", "long")
-    for pdf, label in ((short, "paper.pdf"), (long, "a %d-page paper" % _pages(long))):
-        q = shlex.quote(str(pdf))
-        recipe = (f"pdfinfo -custom {q} | {shlex.quote(sys.executable)} -c "
-                  f"{shlex.quote(PDF_RECIPE)}")
-        render = f"pdftoppm -r 150 -f 1 -l 1 {q} > /dev/null && pdfinfo -custom {q} > /dev/null"
-        assert B.run_once(recipe).stdout.strip() == "True", "the pdfinfo recipe did not verify"
-        out = B.run_once(pt + ["verify", str(pdf)]).stdout
-        assert "OK    qr " in out and "OK    badge " in out, out
-        (t_recipe, c_recipe), (t_render, c_render), (t_pdf, c_pdf) = B.interleaved_stats(
-            [recipe, render, pt + ["verify", str(pdf)]], n=RUNS)
-        if pdf is short:
-            for what, v, base in (("", t_pdf, t_recipe), (", CPU time", c_pdf, c_recipe)):
-                row = dict(name=f"pith-tex verify paper.pdf (badge + QR as the engines show "
-                                f"them){what}", value=B.ms(v), unit="ms", baseline=B.ms(base),
-                           baseline_name="pdfinfo -custom | python3 sha256 recipe"
-                           + (", both processes" if what else ""),
-                           target=f"<= {PDF_TARGET:g}x the recipe", met=v <= PDF_TARGET * base,
-                           note=f"{v / base:.2f}x the recipe")
-                if not row["met"]:
-                    row["note"] += "; slowest imports (-X importtime, cumulative): " + ", ".join(
-                        B.import_top(["verify", str(pdf)], k=6))
-                rows.append(row)
-        rows.append(dict(
-            name=f"pith-tex verify {label}, CPU time, vs rendering page 1",
-            value=B.ms(c_pdf), unit="ms", baseline=B.ms(c_render),
-            baseline_name="pdftoppm -r 150 -f 1 -l 1 + pdfinfo -custom (CPU)",
-            target=f"<= {RENDER_TARGET:g}x the rendering", met=c_pdf <= RENDER_TARGET * c_render,
-            note=f"{c_pdf / c_render:.2f}x the rendering (wall {B.ms(t_pdf):.0f} ms vs "
-                 f"{B.ms(t_render):.0f} ms)"))
-    return rows
-
-
 def run():
     if not B.have("jq"):
         raise RuntimeError("jq is not installed: the page-recipe baseline needs it")
@@ -244,8 +163,6 @@ def run():
             rows.append(dict(name=f"pith-tex {name}, CPU time", value=B.ms(c), unit="ms",
                              baseline=B.ms(c_recipe), baseline_name="recipe, both processes",
                              target="less than recipe", met=c < c_recipe))
-
-        rows.extend(pdf_rows(vectors, tmp, pt))
 
         d = tmp / "records"
         d.mkdir()

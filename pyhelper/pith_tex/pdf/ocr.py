@@ -252,20 +252,6 @@ class Reading(NamedTuple):
     read: str  # what the OCR reads there, white space kept
 
 
-class Glyph(NamedTuple):
-    """One character PDFium reads in the part of the page a caller asked about
-    (:func:`pdfium_view`'s *glyphs*), and whether it paints, tested as :class:`Ink`'s
-    characters are: a character hidden, white, covered or clipped does not, nor a letter
-    or digit with another letter or digit drawn over its middle (two texts set one on
-    the other: the same letter again, a poor man's bold, is no other)."""
-
-    text: str
-    box: Box  # as Word.box (the character's loose box)
-    size: float  # as Word.size
-    painted: bool
-    upright: bool  # drawn upright as the page is displayed (not turned, as a margin stamp)
-
-
 def read_regions(regions: Sequence[Region], render: Callable[[Region], Tuple[Any, ...]]
                  ) -> Tuple[Tuple["Reading", ...], Optional[str]]:
     """OCR of *render(region)* (width, height, ..., 8-bit grey pixels: a tuple or a
