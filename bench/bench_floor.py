@@ -25,7 +25,7 @@ import recorded as R
 
 N_PDFS = int(os.environ.get("PITH_BENCH_PDFS", "200"))
 RUNS = int(os.environ.get("PITH_BENCH_RUNS", "11"))
-DIR_RUNS = 3
+DIR_RUNS = int(os.environ.get("PITH_BENCH_DIR_RUNS", "3"))
 TARGET = 1.5
 FLOOR = [sys.executable, str(Path(__file__).resolve().parent / "floor.py")]
 

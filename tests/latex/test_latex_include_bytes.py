@@ -31,6 +31,9 @@ def char(line: int) -> str:
 
 
 LINE2 = b"% Do not edit"
+# the lines the edits below fall on, as the include is written today
+VALUE_LINE = GOOD[:GOOD.index(b"cs.DC,")].count(b"\n") + 1
+END_LINE = GOOD.count(b"\n") + 1
 # name: (bytes, the error pith.sty gives on every route or None, pith-tex's reason)
 CASES = {
     "utf8-bom": (b"\xef\xbb\xbf" + GOOD, BOM, "byte-order mark"),
@@ -39,8 +42,9 @@ CASES = {
     "utf16be": (GOOD.decode().encode("utf-16-be"), char(1), "line 1 holds"),
     "latin1-comment": (GOOD.replace(LINE2, b"% Do not \xe9dit"), char(2), "line 2 holds"),
     "utf8-comment": (GOOD.replace(LINE2, "% Do not édit".encode()), char(2), "line 2 holds"),
-    "latin1-value": (GOOD.replace(b"cs.DC,", b"cs.D\xe9,"), char(10), "line 10 holds"),
-    "trailing-nul": (GOOD + b"\0", char(48), "line 48 holds"),
+    "latin1-value": (GOOD.replace(b"cs.DC,", b"cs.D\xe9,"), char(VALUE_LINE),
+                     "line %d holds" % VALUE_LINE),
+    "trailing-nul": (GOOD + b"\0", char(END_LINE), "line %d holds" % END_LINE),
     "crlf": (GOOD.replace(b"\n", b"\r\n"), None, None),
 }
 

@@ -63,6 +63,10 @@ def model_path() -> str:
 class _Model:
     def __init__(self) -> None:
         path = model_path()
+        # ONNX Runtime's telemetry writes a session file in TMPDIR and a device id under
+        # ~/.cache as it loads, unless told not to: verify writes nothing of its own
+        # outside its output, and sends nothing anywhere
+        os.environ["ORT_DISABLE_TELEMETRY"] = "1"
         try:
             import numpy
             import onnxruntime

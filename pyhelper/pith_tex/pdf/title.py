@@ -221,7 +221,7 @@ def lines(found: Sequence[Piece]) -> List[Line]:
     for ln in out:
         ln.sort(key=lambda p: p.box[0])
         segment: List[Piece] = []
-        for p in _once(ln):
+        for p in _unnumbered(_once(ln)):
             if segment and p.box[0] - segment[-1].box[2] > 3 * max(p.size, segment[-1].size):
                 result.extend(_line(segment))
                 segment = []
@@ -233,6 +233,26 @@ def lines(found: Sequence[Piece]) -> List[Line]:
 
 #: Pieces closer than this (a fraction of their size) are of one word.
 WORD_GAP = 0.125
+#: A piece set this much smaller than its line's largest, with a gap of the line's size
+#: or more on each side, is not of the line's text (lineno's margin numbers).
+ASIDE_SIZE = 0.75
+
+
+def _unnumbered(line: Sequence[Piece]) -> List[Piece]:
+    """*line* (sorted across) without the small pieces that stand apart from it: the line
+    numbers lineno sets in the margin beside a title's lines.  A footnote mark or a small
+    capital touches its neighbour and stays."""
+    if len(line) < 2:
+        return list(line)
+    big = max(p.size for p in line)
+    kept = []
+    for k, p in enumerate(line):
+        before = p.box[0] - line[k - 1].box[2] if k > 0 else None
+        after = line[k + 1].box[0] - p.box[2] if k + 1 < len(line) else None
+        apart = all(g is None or g >= big for g in (before, after))
+        if not (p.size < ASIDE_SIZE * big and apart):
+            kept.append(p)
+    return kept
 
 
 def _spaced(segment: Sequence[Piece]) -> Optional[float]:
