@@ -28,6 +28,7 @@ This module decides nothing about Pith Numbers or titles: it only reads.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -159,16 +160,11 @@ class PageOne(NamedTuple):
 # --- QR codes ----------------------------------------------------------------------
 
 
-def qr_codes(raster: Raster) -> Tuple[str, ...]:
-    """The texts of every QR-family code zxing-cpp finds in *raster* (also Micro QR and
-    rMQR: another code on page 1 is a finding for the caller)."""
-    return tuple(c[0] for c in qr_found(raster) if c[0] is not None)
-
-
 def qr_found(raster: Raster) -> Tuple[Tuple[Optional[str], Box, Tuple[Tuple[float, float], ...]], ...]:
-    """Each code of :func:`qr_codes` with the box of its symbol (quiet zone excluded) in
-    points from the top-left corner of the rendering; a symbol zxing-cpp finds but cannot
-    decode (damaged, covered in part) has None for its text."""
+    """Every QR-family code zxing-cpp finds in *raster* (also Micro QR and rMQR: another
+    code on page 1 is a finding for the caller), with the box of its symbol (quiet zone
+    excluded) in points from the top-left corner of the rendering; a symbol zxing-cpp
+    finds but cannot decode (damaged, covered in part) has None for its text."""
     import zxingcpp
 
     formats = zxingcpp.barcode_formats_from_str("QRCode,MicroQRCode,rMQRCode")
@@ -701,14 +697,14 @@ def _pgm(data: bytes, dpi: float) -> Raster:
 _VERSION_RE = re.compile(rb"version (\d+(?:\.\d+)+)")
 
 
+@functools.lru_cache(maxsize=None)  # once a process: it names the engine in each report
 def poppler_version() -> str:
     try:
         out = subprocess.run(["pdftotext", "-v"], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, timeout=10).stdout
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
-    m = _VERSION_RE.search(out)
-    return m.group(1).decode() if m else "unknown"
+    return m.group(1).decode() if (m := _VERSION_RE.search(out)) else "unknown"
 
 
 def _pdfinfo_values(out: bytes, keys: Sequence[str]) -> Tuple[Tuple[str, str], ...]:
