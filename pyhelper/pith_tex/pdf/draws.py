@@ -18,7 +18,8 @@ class TooManyDraws(Exception):
     """The count passed the limit."""
 
 
-def _resolved(value: Any) -> Dict[Any, Any]:
+def dict_of(value: Any) -> Dict[Any, Any]:
+    """*value* resolved to a dictionary ({} when it is none or cannot be read)."""
     try:
         value = value.get_object() if value is not None else None
     except Exception:
@@ -45,11 +46,11 @@ class Draws:
     def of(self, names: Dict[str, int], resources: Any) -> int:
         """The draws of a stream drawing *names* (read in *resources*), its forms' own
         draws included."""
-        xobjects = _resolved(_resolved(resources).get("/XObject"))
+        xobjects = dict_of(dict_of(resources).get("/XObject"))
         total = 0
         for name, n in names.items():
             ref = xobjects.get(name)
-            form = _resolved(ref)
+            form = dict_of(ref)
             inner = self.form(ref, form, resources) if form.get("/Subtype") == "/Form" else 0
             total += n * (1 + inner)
             if total > self.limit:
@@ -62,7 +63,7 @@ class Draws:
             key = (id(form), None)
         own = form.get("/Resources")
         resources = own if own is not None else inherited
-        memo = (key[0], key[1], id(_resolved(resources)))
+        memo = (key[0], key[1], id(dict_of(resources)))
         if memo in self.memo:
             return self.memo[memo]
         if key in self.active:

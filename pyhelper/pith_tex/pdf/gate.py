@@ -55,6 +55,8 @@ import warnings
 import zlib
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
+from .draws import Draws, TooManyDraws, dict_of
+
 MAX_STREAMS = 512
 MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 16
@@ -194,9 +196,9 @@ def _int(value: Any) -> Optional[int]:
 def _named_components(resources: Any, name: str) -> Optional[int]:
     """Components per pixel of the colour space *name* of *resources* (None: not one an
     image's size can be computed with)."""
-    cs = _dict(resources).get("/ColorSpace")
+    cs = dict_of(resources).get("/ColorSpace")
     try:
-        value = _dict(cs).get(name)
+        value = dict_of(cs).get(name)
         value = value.get_object() if value is not None else None
         family = value if isinstance(value, str) else value[0] if value else None
         if family in _COMPONENTS:
@@ -532,30 +534,22 @@ def _key(ref: Any) -> Tuple[Any, Any]:
     return (getattr(ref, "idnum", None), getattr(ref, "generation", None))
 
 
-def _dict(value: Any) -> Dict[Any, Any]:
-    try:
-        value = value.get_object() if value is not None else None
-    except Exception:
-        return {}
-    return value if hasattr(value, "items") else {}
-
-
 def _streams_of(resources: Any) -> Iterator[Tuple[str, Any, Any]]:
     """The content streams *resources* names: forms (/XObject /Subtype /Form), tiling
     patterns, Type 3 glyphs, as (what, stream reference, its own resources)."""
-    res = _dict(resources)
-    for name, ref in _dict(res.get("/XObject")).items():
-        obj = _dict(ref)
+    res = dict_of(resources)
+    for name, ref in dict_of(res.get("/XObject")).items():
+        obj = dict_of(ref)
         if obj.get("/Subtype") == "/Form":
             yield "form %s" % name, ref, obj.get("/Resources")
-    for name, ref in _dict(res.get("/Pattern")).items():
-        obj = _dict(ref)
+    for name, ref in dict_of(res.get("/Pattern")).items():
+        obj = dict_of(ref)
         if obj.get("/PatternType") == 1:
             yield "pattern %s" % name, ref, obj.get("/Resources")
-    for name, ref in _dict(res.get("/Font")).items():
-        font = _dict(ref)
+    for name, ref in dict_of(res.get("/Font")).items():
+        font = dict_of(ref)
         if font.get("/Subtype") == "/Type3":
-            for glyph, proc in _dict(font.get("/CharProcs")).items():
+            for glyph, proc in dict_of(font.get("/CharProcs")).items():
                 yield "glyph %s of font %s" % (glyph, name), proc, font.get("/Resources")
 
 
@@ -586,10 +580,10 @@ def _annotation_refusals(page: Any, budget: _Budget, found: List[str]) -> None:
     except Exception:
         return  # not an array: the badge check's annotation reading says so
     for a in annots[:MAX_STREAMS]:
-        n = _dict(_dict(a).get("/AP")).get("/N")
+        n = dict_of(dict_of(a).get("/AP")).get("/N")
         if n is None:
             continue
-        refs = [n] if hasattr(n.get_object(), "get_data") else list(_dict(n).values())
+        refs = [n] if hasattr(n.get_object(), "get_data") else list(dict_of(n).values())
         for ref in refs:
             obj = ref.get_object()
             if not hasattr(obj, "get_data") or not budget.first_visit(ref):
@@ -623,7 +617,6 @@ def _page_refusals(page: Any, resources: Any, found: List[str]) -> None:
 
 def _count_draws(names: Dict[str, int], resources: Any, budget: _Budget) -> None:
     """Refuse page 1 when it draws forms more than :data:`MAX_DRAWS` times."""
-    from .draws import Draws, TooManyDraws
 
     def names_of(ref: Any, res: Any) -> Dict[str, int]:
         found = budget.draws.get(_key(ref))
@@ -659,7 +652,7 @@ def _first_page(root: Any, found: List[str]) -> Tuple[Any, Any]:
                 found.append("the page tree loops on the way to page 1")
                 return None, None
             seen.add(key)
-        d = _dict(node)
+        d = dict_of(node)
         resources = d.get("/Resources", resources)
         kids = d.get("/Kids")
         if kids is None:
@@ -677,7 +670,7 @@ def _first_page(root: Any, found: List[str]) -> Tuple[Any, Any]:
             found.append("a page-tree node on the way to page 1 has no kids")
             return None, None
         node = kids[0]
-        kid = _dict(node)
+        kid = dict_of(node)
         if kid.get("/Kids") is not None:
             count = kid.get("/Count")
             if not isinstance(count, int) or count < 1:
@@ -704,7 +697,7 @@ def _tree_refusals(pages: Any, found: List[str]) -> None:
                              "kid): readers count its pages differently" % key)
                 return None
             visited.add(key)
-        d = _dict(ref)
+        d = dict_of(ref)
         kinds = d.get("/Type")
         kids = d.get("/Kids")
         if kids is None:

@@ -394,10 +394,14 @@ def pith_title(data: bytes) -> Tuple[Optional[str], Optional[str]]:
     return str(value), None
 
 
+#: A footnote mark joined to a title's last word ("LLMs1").
+_FOOTNOTE_MARK = re.compile(r"(?<=[^\W\d])\d{1,2}$")
+
+
 def _compared(title: str, record_title: Optional[str], canon: Optional[str]) -> Comparison:
     c = compare(title, record_title, canon)
-    bare = re.sub(r"(?<=[^\W\d])\d{1,2}$", "", title)  # a footnote mark joined to the
-    if not c.matches and bare != title:               # last word ("LLMs1")
+    bare = _FOOTNOTE_MARK.sub("", title)
+    if not c.matches and bare != title:
         c2 = compare(bare, record_title, canon)
         if c2.matches:
             return c2
@@ -509,7 +513,7 @@ def _accepted_line(seen: Sequence[Seen], accepted: str, theirs: str,
         if s.title is None:
             return None
         # the accepted title is TeX as typed: its macros are read against the page
-        bare = re.sub(r"(?<=[^\W\d])\d{1,2}$", "", s.title)  # a footnote mark ("LLMs1")
+        bare = _FOOTNOTE_MARK.sub("", s.title)
         if not any(compare(accepted, t, None).matches for t in {s.title, bare}):
             return None
     engines = " and ".join(s.engine for s in seen)
