@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Dict
 
+from standins import PLOS_LIKE
 from texbuild import STY, tool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,34 +234,15 @@ def test_a_journal_name_set_larger_than_the_title(tmp_path: Path) -> None:
     assert "set below larger text 'The Journal of Stand-ins'" in t["detail"]
 
 
-PLOS_LIKE = r"""\documentclass[10pt]{article}
-\usepackage{pith}
-\pithnumber{%(number)s}
-\newcommand{\Title}{%(title)s}
-\begin{document}
-\vspace*{0.2in}
-\begin{flushleft}
-{\Large
-\textbf\newline{\Title}
-}
-\newline
-\\
-Ann Author\textsuperscript{1*}
-\\
-\bigskip
-\textbf{1} Some Department, Some University
-\end{flushleft}
-\section*{Abstract}
-Text of the abstract.
-\end{document}
-"""
 
 
 def plos(d: Path, title: str, fetch: bool = True) -> Path:
     """A stand-in of a PLOS/bioRxiv title block: no \\title, a \\Title macro set in
     \\Large in a flushleft block."""
     d.mkdir(parents=True)
-    (d / "main.tex").write_text(PLOS_LIKE % {"number": N, "title": title}, encoding="utf-8")
+    (d / "main.tex").write_text(PLOS_LIKE % {"number": N, "title": "\\Title",
+                                             "preamble": "\\newcommand{\\Title}{%s}" % title},
+                                encoding="utf-8")
     shutil.copy(STY, d / "pith.sty")
     if fetch:
         r = pith_tex("fetch", "--offline", "--resolver", MIRROR, N, cwd=d)

@@ -8,6 +8,7 @@ import pytest
 
 import recorded as R
 import server as S
+from standins import PLOS_LIKE
 
 FLASH = "O6TNNA4XHFGPSALGBT7UWDA2Z3"  # FlashRecovery: Fast and Low-Cost Recovery ...
 KAM = "OZSQU6PZ6STJ7LG5TIDHTNXEHD"  # KAM \`{a} la R
@@ -146,27 +147,6 @@ def test_a_bad_main_is_a_usage_error_before_the_network(cli, server, workdir):
 # A paper without \title: the title forms real templates use (stand-ins of their own).
 FLASH_TITLE = ("FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale "
                "Training of LLMs")
-PLOS_LIKE = r"""\documentclass[10pt]{article}
-\usepackage{pith}
-\pithnumber{%(number)s}
-%(preamble)s
-\begin{document}
-\vspace*{0.2in}
-\begin{flushleft}
-{\Large
-\textbf\newline{%(title)s} %% sentence case, as the template asks
-}
-\newline
-\\
-Ann Author\textsuperscript{1*}
-\\
-\bigskip
-\textbf{1} Some Department, Some University
-\end{flushleft}
-\section*{Abstract}
-Text.
-\end{document}
-"""
 
 
 def _plos(workdir, number, title, preamble=""):
