@@ -64,6 +64,25 @@ def test_l3build_check(tmp_path: Path, config: str) -> None:
             pytrace=False,
         )
     assert "All checks passed" in p.stdout, p.stdout[-2000:]
+    _no_error_before_start(work / "build")
+
+
+def _no_error_before_start(build: Path) -> None:
+    """l3build compares a test's log only from \\START on, after the preamble that loads
+    pith.sty: an error there (the kernel's check-declarations or deprecation errors, which
+    every test turns on before loading pith) would pass unseen.  Each test's whole log is
+    read up to its \\START."""
+    # TeX's own logs (NAME.log beside NAME.lvt), not l3build's NAME.ENGINE.log
+    logs = sorted(p for p in build.glob("test*/*.log")
+                  if p.with_suffix(".lvt").exists() or p.with_suffix(".pvt").exists())
+    assert logs, f"no test logs under {build}"
+    stopped = []
+    for log in logs:
+        head = log.read_text(errors="replace").split("START-TEST-LOG")[0]
+        errors = [line for line in head.splitlines() if line.startswith("! ")]
+        if errors:
+            stopped.append(f"{log.name}: {errors[0]}")
+    assert not stopped, "errors before \\START (loading pith.sty):\n" + "\n".join(stopped)
 
 
 def test_l3build_covers_every_message() -> None:
