@@ -17,7 +17,6 @@ import pytest
 
 import texdocs as docs
 import texrun
-from contract import readme_include
 from texrun import NUM
 
 ENGINES = ("pdflatex", "xelatex")
@@ -145,57 +144,3 @@ def test_a_cut_include_is_an_error(tmp_path: Path, text: str, message: str) -> N
     b = texrun.compile_tex(tmp_path, docs.document(), "pdflatex", include=text, max_runs=1)
     assert not b.ok
     assert message in re.sub(r"\n\(pith\)\s+", " ", b.log), b.describe()
-
-
-# The fast reader (an include exactly as `pith-tex fetch` writes it) must leave the same
-# state as the full reader, which reads every other include: every variable the record,
-# the QR block and the number set, compared by meaning after each reader alone.
-STATE = ("g__pith_include_bool", "g__pith_inc_number_str", "g__pith_inc_year_str",
-         "g__pith_inc_sha_str", "g__pith_inc_arxiv_id_str", "g__pith_inc_arxiv_version_str",
-         "g__pith_inc_signature_str", "g__pith_inc_key_id_str",
-         "g__pith_inc_signature_hex_str", "g__pith_number_str", "g__pith_inc_record_str",
-         "g__pith_qr_bool", "g__pith_qr_raw_bool", "g__pith_qr_size_tl", "g__pith_qr_rows_tl",
-         "g__pith_qr_file_str", "g__pith_qr_clean_bool", "g__pith_reading_include_bool",
-         "g__pith_include_name_str", "g__pith_user_number_bool", "g__pith_inc_title_str")
-STATE_DOC = r"""\documentclass{article}
-\usepackage[include=false]{pith}
-NUMBER
-\ExplSyntaxOn
-\cs_gset_protected:Npx \__pith_include_read:
-  { \iow_log:n { pith-test:~the~full~reader } \exp_not:o { \__pith_include_read: } }
-\str_set:Nn \l__pith_include_str { pith-number.tex }
-\str_gset:Nn \g__pith_include_name_str { pith-number.tex }
-\ior_open:Nn \g__pith_inc_ior { pith-number.tex }
-READ
-\ior_close:N \g__pith_inc_ior
-\iow_new:N \g__test_iow
-\iow_open:Nn \g__test_iow { state.txt }
-\clist_map_inline:nn { VARS }
-  { \iow_now:Nx \g__test_iow { #1 = \cs_meaning:c {#1} } }
-\iow_close:N \g__test_iow
-\ExplSyntaxOff
-\begin{document}
-x
-\end{document}
-"""
-
-
-@pytest.mark.parametrize("include", ["unsigned", "signed", "no-qr", "titled"])
-@pytest.mark.parametrize("number", [True, False])
-@pytest.mark.parametrize("engine", ["pdflatex", "xelatex", "lualatex"])
-def test_fast_and_full_reader_leave_the_same_state(tmp_path: Path, include: str,
-                                                   number: bool, engine: str) -> None:
-    text = {"unsigned": GOOD, "signed": texrun.SIGNED_INCLUDE,
-            "no-qr": GOOD.split("\\pithqrcode")[0],
-            "titled": readme_include()}[include]  # with the record's title, as fetch writes
-    states = {}
-    for reader, read in (("fast", r"\__pith_fast_read:"), ("full", r"\__pith_include_read:")):
-        doc = (STATE_DOC.replace("NUMBER", r"\pithnumber{%s}" % NUM if number else "")
-               .replace("READ", read).replace("VARS", ",".join(STATE)))
-        b = texrun.compile_tex(tmp_path / reader, doc, engine, include=text, max_runs=1)
-        assert b.ok, b.describe()
-        states[reader] = (tmp_path / reader / "state.txt").read_text()
-        # the fast reader did not fall back to the full one
-        assert ("pith-test: the full reader" in b.log) == (reader == "full"), reader
-    assert "g__pith_include_bool=\\char\"1" in states["full"], states["full"]
-    assert states["fast"] == states["full"]

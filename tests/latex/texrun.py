@@ -29,8 +29,8 @@ YEAR = "2025"
 SHA = "77a6d68397394cf901660cff4b0c1acee4353488d83c25f073b40c97fa194f23"
 
 
-# The README's include: the contract with the Python side (without the record's title,
-# which only the full reader takes: these tests exercise both readers alike).
+# The README's include: the contract with the Python side (without the record's optional
+# title).
 README_INCLUDE = readme_include(title=False)
 
 # A signed include: the README's with the receipt fields of format 2.  pith.sty

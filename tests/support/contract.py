@@ -16,7 +16,7 @@ def readme_include(title: bool = True) -> str:
     """The example ``pith-number.tex`` of docs/include-format.md (the one ```latex block
     with \\pithrecord).  The name is historical: the contract used to live in README.md.
     *title* False: without its optional ``title-utf16`` line (an include of a record whose
-    title was not at hand, the lines pith.sty's fast reader takes)."""
+    title was not at hand)."""
     blocks = re.findall(r"```latex\n(.*?)```", CONTRACT.read_text(encoding="utf-8"), flags=re.S)
     (block,) = [b for b in blocks if r"\pithrecord{" in b]
     if not title:
