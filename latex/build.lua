@@ -21,5 +21,22 @@ testsuppdir  = "testfiles/support"
 checkconfigs = {"build", "config-pdftex", "config-xetex", "config-luatex",
                 "config-dvips"}
 
+-- References per TeX Live release.  The logs and PDF bytes change between
+-- releases for reasons that are not pith's (the kernel's message wrapping,
+-- the PDF version, object and font numbering, Ghostscript's producer), so
+-- each release has its own: NAME.tlg (and NAME.ROUTE.tpf) for TeX Live 2022,
+-- NAME.tl2026.tlg (NAME.ROUTE.tl2026.tpf) for TeX Live 2026.  The release
+-- is chosen by PITH_TEXLIVE (the Python driver, tests/latex/test_latex_l3build.py,
+-- sets it from pdftex --version); without it, 2022.
+-- `PITH_TEXLIVE=2026 l3build save -c CONFIG NAME` saves a 2026 reference.
+pith_texlive = os.getenv("PITH_TEXLIVE") or "2022"
+function pith_reference(ext)
+  if pith_texlive == "2022" then
+    return ext
+  end
+  return ext:gsub("(%.%w+)$", ".tl" .. pith_texlive .. "%1")
+end
+tlgext = pith_reference(".tlg")
+
 -- Keep every l3build output under latex/build/ (git-ignored).
 builddir = "build"

@@ -5,7 +5,7 @@ checkruns    = 1
 -- All routes share testfiles-pdf/; each keeps its own references
 -- (NAME.dvips.tpf).  Set here because build.lua's sanity check only knows
 -- pdftex, so "save -e dvips" cannot be used.
-test_types.pdf.reference = ".dvips.tpf"
+test_types.pdf.reference = pith_reference(".dvips.tpf")
 -- An engine named after the route: DVI-mode LaTeX (the "latex" binary and
 -- format), so references are saved as NAME.dvips.tpf.
 specialformats = specialformats or {}
@@ -23,7 +23,8 @@ function dvitopdf(name, dir, engine, hide)
     "dvips -R2 -q -z " .. name .. dviext .. " -o " .. name .. psext
       .. (hide and (" > " .. os_null) or "")
       .. os_concat ..
-    "ps2pdf " .. ps2pdfopt .. name .. psext
+    -- (ps2pdfopt until l3build 2023, ps2pdfopts since; a space between)
+    "ps2pdf " .. (ps2pdfopts or ps2pdfopt or "") .. " " .. name .. psext
       .. (hide and (" > " .. os_null) or "")
   )
 end

@@ -6,4 +6,4 @@ checkruns    = 1
 -- All routes share testfiles-pdf/; each keeps its own references
 -- (NAME.xetex.tpf).  Set here because build.lua's sanity check only knows
 -- pdftex, so "save -e xetex" cannot be used.
-test_types.pdf.reference = ".xetex.tpf"
+test_types.pdf.reference = pith_reference(".xetex.tpf")
