@@ -246,6 +246,8 @@ VARIANTS = [
     ("pith, hidden", PITH.replace("[qr]", "[hide]"), "", False),
     ("pith, number only", PITH.replace("[qr]", ""), "", False),
     ("pith + include", PITH.replace("[qr]", ""), "", True),
+    # placement=margin: the stamp in page 1's margin, with its QR code (issue 29).
+    ("pith, margin", PITH.replace("[qr]", "[qr,placement=margin]"), "", True),
     ("orcidlink", "\\usepackage{orcidlink}\n", "\\,\\orcidlink{0000-0002-1825-0097}", False),
     ("hyperxmp", "\\usepackage{hyperxmp}\n"
      "\\hypersetup{pdfauthor={A. Author},pdfcopyright={CC-BY 4.0},"
