@@ -107,6 +107,8 @@ def test_l3build_covers_every_message() -> None:
         "include-encoding": "holds a character that",
         "margin-narrow": "of placement=margin (",
         "margin-qr": "cannot hold the QR",
+        "margin-notes": "has margin notes in its right margin",
+        "margin-left": "has margin notes: the stamp of",
         "corner-qr": "cannot hold the QR code of the",
         "corner-qr-smaller": "would reach into the",
         "beamer-fit": "The title frame is full",
