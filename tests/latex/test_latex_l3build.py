@@ -109,6 +109,7 @@ def test_l3build_covers_every_message() -> None:
         "margin-qr": "cannot hold the QR",
         "margin-notes": "has margin notes in its right margin",
         "margin-left": "has margin notes: the stamp of",
+        "no-link": "hyperref's links are off in this",
         "corner-qr": "cannot hold the QR code of the",
         "corner-qr-smaller": "would reach into the",
         "beamer-fit": "The title frame is full",
