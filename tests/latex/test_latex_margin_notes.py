@@ -140,3 +140,14 @@ def test_notes_in_both_margins_are_warned(tmp_path: Path, route: str) -> None:
     log = " ".join(b.log.replace("(pith)", "").split())
     assert ("Package pith Warning: Page 1 has margin notes in its right margin" in log
             and "Use placement=title or placement=corner" in log), b.log
+
+
+def test_marginfix_notes_are_warned(tmp_path: Path) -> None:
+    """marginfix replaces the kernel's \\@addmarginpar: the side is not read, so a note of
+    page 1 counts in both margins and the warning is given."""
+    src = DOC % {"head": r"\documentclass{article}" + WIDE + r"\usepackage{marginfix}",
+                 "num": NUM, "body": body(r"\marginpar{%s}" % NOTE)}
+    b = texrun.compile_tex(tmp_path, src, "pdflatex", include=texrun.README_INCLUDE)
+    assert b.ok, b.describe()
+    log = " ".join(b.log.replace("(pith)", "").split())
+    assert "Package pith Warning: Page 1 has margin notes in its right margin" in log, b.log
