@@ -559,6 +559,10 @@ VENUES = {
                     r"\def\interspeechcameraready{\global\interspeechfinaltrue}"
                     r"\def\@author{\ifinterspeechfinal Ada Author\else"
                     r" Anonymous submission to Interspeech\fi}"),
+    # Interspeech's class of 2026: the option cameraready sets \ifcameraready.
+    "interspeech-2026": ("Interspeech", "",
+                         r"\newif\ifcameraready\DeclareOption{cameraready}{\camerareadytrue}"
+                         r"\ProcessOptions\relax\LoadClass[a4paper]{article}"),
     # CoRL (corl_2024.sty, corl_2025.sty): options final and preprint.
     "corl": ("corl_2099", "", r"\newif\if@conferencefinal\@conferencefinalfalse"
              r"\DeclareOption{final}{\@conferencefinaltrue}"
@@ -566,7 +570,7 @@ VENUES = {
              r"\DeclareOption{preprint}{\@preprinttypetrue}\ProcessOptions\relax"),
 }
 # The stand-ins that are classes (\documentclass), not packages.
-CLASSES = {"uai", "colt", "elsarticle", "ecai", "apa7", "interspeech"}
+CLASSES = {"uai", "colt", "elsarticle", "ecai", "apa7", "interspeech", "interspeech-2026"}
 # What pith's log line says for each (acmart's class option anonymous reaches
 # pith as a global option, before its switch is read).
 VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
@@ -579,7 +583,7 @@ VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
              "colt": "COLT submission", "aistats": "AISTATS submission",
              "corl": "CoRL submission", "elsarticle": "double-blind submission",
              "ecai": "ECAI submission", "apa7": "APA mask",
-             "interspeech": "Interspeech review"}
+             "interspeech": "Interspeech review", "interspeech-2026": "Interspeech review"}
 # The stand-ins that, like the real files, say no \ProvidesPackage (TMLR's
 # switch is read only when tmlr.sty is known to be loaded).
 NO_PROVIDES = {"tmlr", "colm-2024", "colm-2025"}
@@ -651,6 +655,7 @@ FINAL_MODES = [
     ("ecai", "", ""),
     ("apa7", "man", ""),
     ("interspeech", "", r"\interspeechcameraready"),
+    ("interspeech-2026", "cameraready", ""),
 ]
 
 
@@ -723,6 +728,8 @@ GENERIC = {
     "corl": r"\newif\if@conferencefinal\@conferencefinalfalse"
             r"\newif\if@preprinttype\@preprinttypefalse",
     "aistats": r"\newcommand{\statePaper}{0}",
+    # a paper's own camera-ready switch, as Interspeech 2026's is named
+    "interspeech-2026": r"\newif\ifcameraready\camerareadyfalse",
 }
 
 
