@@ -409,15 +409,19 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N",
+              help="Worker processes for directories [default: the CPUs; "
+                   "a directory starts one for every 8 PDFs or 4,000 other files].")
 @_guard
-def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> int:
+def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool,
+           jobs: Optional[int]) -> int:
     """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs and
     directories, offline.
 
     A directory is searched recursively for *.json files; it is reported with one line
     per file and a summary.
     """
-    return verify_command(paths, require_signature, as_json)
+    return verify_command(paths, require_signature, as_json, jobs)
 
 
 @main.command(short_help=SUMMARIES["check"], epilog=EPILOGS["check"])
