@@ -410,18 +410,22 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N",
-              help="Worker processes for directories [default: the CPUs; "
+              help="Worker processes for directories and tar archives [default: the CPUs; "
                    "a directory starts one for every 8 PDFs or 4,000 other files].")
+@click.option("--resume", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Tar archives with --json: skip the members whose lines FILE (the JSON "
+                   "Lines of an earlier run) already holds; append to it with >> FILE.")
 @_guard
 def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool,
-           jobs: Optional[int]) -> int:
-    """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs and
-    directories, offline.
+           jobs: Optional[int], resume: Optional[str]) -> int:
+    """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs,
+    directories and tar archives of PDFs, offline.
 
     A directory is searched recursively for *.json files; it is reported with one line
-    per file and a summary.
+    per file and a summary.  A tar archive (.tar, .tar.gz) is streamed, never extracted:
+    one line per PDF member, written as each is decided.
     """
-    return verify_command(paths, require_signature, as_json, jobs)
+    return verify_command(paths, require_signature, as_json, jobs, resume)
 
 
 @main.command(short_help=SUMMARIES["check"], epilog=EPILOGS["check"])

@@ -1,5 +1,7 @@
 """The body of ``pith-tex verify``, shared by the fast entry point (:mod:`pith_tex.cli`)
-and the click command line (:mod:`pith_tex.cli.commands`)."""
+and the click command line (:mod:`pith_tex.cli.commands`): files and directories
+(:func:`verify_command`), or tar archives of PDFs (:func:`archive_command`, JSON Lines
+with ``--json``)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,13 @@ from typing import Any, List, NoReturn, Optional, Sequence
 from .. import DEFAULT_INCLUDE_NAME
 from ..checks import BUCKETS, VERDICTS, bucket, decisive
 from ..console import echo
-from ..errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed, safe_name
+from ..errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, UsageError, VerificationFailed,
+                      safe_name)
 from ..report import dumps, file_json, file_result
 from .batch import cpus, iter_json_files, verify_paths
 from .files import verify_file_guarded
+from .progress import Progress, Tally
+from .archive import json_line, text_line
 
 
 def paper_files(directory: str) -> List[str]:
@@ -36,9 +41,17 @@ NONE_LINE = ("--    %s  no Pith Number: the PDF carries no Pith metadata (a figu
 
 
 def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool,
-                   jobs: Optional[int] = None) -> int:
-    """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output): files
-    and directories, with at most *jobs* worker processes (None: the CPUs)."""
+                   jobs: Optional[int] = None, resume: Optional[str] = None) -> int:
+    """The body of ``pith-tex verify`` (see :mod:`pith_tex.report` for the output): tar
+    archives (:func:`archive_command`), or files and directories, with at most *jobs*
+    worker processes (None: the CPUs)."""
+    from .archive import is_archive_name
+
+    archives = [p for p in paths if is_archive_name(p) and not os.path.isdir(p)]
+    if archives:
+        return archive_command(paths, require_signature, as_json, jobs, resume)
+    if resume is not None:
+        raise UsageError("--resume continues a run over tar archives (ARCHIVE.tar ...)")
     files: List[str] = []
     listed: List[str] = []  # the PDFs found in a directory: those with no claim go apart
     none: List[str] = []  # PDFs found in a directory that carry no Pith Number
@@ -122,3 +135,38 @@ def _nothing_to_verify(paths: Sequence[str], none: Sequence[str]) -> NoReturn:
                                       len(none), " carries" if len(none) == 1 else "s carry",
                                       " ".join(map(safe_name, none))) if none else ""))
 
+
+def archive_command(paths: Sequence[str], require_signature: bool, as_json: bool,
+                    jobs: Optional[int] = None, resume: Optional[str] = None) -> int:
+    """``pith-tex verify [--json] ARCHIVE.tar...``: one line per PDF member, written and
+    flushed as it is decided (in the archives' order), with *jobs* worker processes;
+    members already in the JSON Lines file *resume* are skipped.  A progress bar on a
+    terminal's standard error; the summary on standard error with ``--json`` (standard
+    output is JSON Lines only)."""
+    from .archive import Listing, archive_results, done_keys, is_archive_name
+
+    others = [p for p in paths if not is_archive_name(p) or os.path.isdir(p)]
+    if others:
+        raise UsageError("tar archives and other files cannot be verified together: %s"
+                         % ", ".join(map(safe_name, others)))
+    if resume is not None and not as_json:
+        raise UsageError("--resume reads the JSON Lines of an earlier --json run: add --json")
+    done = done_keys(resume) if resume is not None else set()
+    listing = Listing()
+    tally = Tally()
+    with Progress(paths) as bar:
+        results = archive_results(paths, jobs=cpus() if jobs is None else jobs,
+                                  require_signature=require_signature, done=done,
+                                  listing=listing, progress=bar.at)
+        try:
+            for member, out, no_claim in results:
+                line = (dumps(json_line(member, out, no_claim)) if as_json
+                        else text_line(member, out, no_claim))
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()  # a killed run keeps every line it wrote, whole
+                tally.add(out.exit_code, no_claim)
+                bar.done_one()
+        finally:
+            results.close()
+    echo(tally.summary(listing), err=as_json)
+    return tally.finish()
