@@ -208,3 +208,68 @@ def test_a_progress_bar_on_a_terminal_and_nothing_on_a_pipe(tar, tmp_path):
     assert b"\r" not in piped and len(piped.splitlines()) == 1, piped  # the summary
     assert b"\r" in shown and b"%" in shown, shown  # click redraws its bar: rate and ETA
     assert shown.rstrip().endswith(piped.rstrip()), (shown, piped)
+
+
+# -- Dask (pip install 'pith-tex[scale]'): a real LocalCluster of 2 process workers -----
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                      dashboard_address=None) as c:
+        yield c
+
+
+def _sorted(lines: list) -> list:
+    return sorted(lines, key=lambda x: (x["archive"], x["member"]))
+
+
+def test_a_dask_cluster_gives_the_lines_of_one_job(tar, one_job, cluster, tmp_path):
+    from distributed import Client
+
+    from pith_tex.scale import verify_archives
+
+    path, names, bad, pdfs = tar
+    want = _sorted(lines_of(one_job))
+    with Client(cluster) as client:
+        got = list(verify_archives(client, [str(path)]))
+        assert _sorted(got) == want
+        # a compressed archive: its members' bytes travel with the tasks
+        gz = tmp_path / "arXiv_pdf_2601_003.tar.gz"
+        archives.write_archive(gz, pdfs[:2] + pdfs[-1:], hostile=False)
+        got = list(verify_archives(client, [str(gz)]))
+        assert _sorted([{**x, "archive": None} for x in got]) == _sorted(
+            [{**x, "archive": None} for x in want
+             if x["member"] in ("2601/" + p.name for p in pdfs[:2] + pdfs[-1:])])
+    # the command: the same JSON Lines through the scheduler, and --resume
+    out = tmp_path / "dask.jsonl"
+    out.write_text("".join(line + "\n" for line in one_job.splitlines()[:5]))
+    with open(out, "a") as f:
+        r = verify("--json", "--scheduler", cluster.scheduler_address, "--resume", out, path,
+                   stdout=f)
+    assert r.returncode == 3, r.stderr
+    assert _sorted(lines_of(out.read_text())) == want
+
+
+def test_the_scheduler_writes_json_lines_only(tar, cluster):
+    path, *_ = tar
+    r = verify("--scheduler", cluster.scheduler_address, path)
+    assert r.returncode == 2 and "--json" in r.stderr, r.stderr
+
+
+def test_dask_is_an_extra_the_command_never_imports(tmp_path):
+    import tomllib
+
+    meta = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert not any("dask" in d for d in meta["project"]["dependencies"])
+    assert any(d.startswith("dask[distributed]")
+               for d in meta["project"]["optional-dependencies"]["scale"])
+    junk = tmp_path / "junk.tar"
+    junk.write_bytes(b"not a tar\n" * 100)
+    code = ("import sys\nfrom pith_tex.cli import main\ntry:\n    main(['verify', '--json', "
+            "'--jobs', '2', %r])\nexcept SystemExit:\n    pass\n"
+            "print([m for m in ('dask', 'distributed') if m in sys.modules])" % str(junk))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout + r.stderr

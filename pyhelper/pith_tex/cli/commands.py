@@ -415,9 +415,12 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
 @click.option("--resume", type=click.Path(dir_okay=False), metavar="FILE",
               help="Tar archives with --json: skip the members whose lines FILE (the JSON "
                    "Lines of an earlier run) already holds; append to it with >> FILE.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="Verify the tar archives on a Dask cluster (pip install "
+                   "'pith-tex[scale]'); the workers must read the archives' paths.")
 @_guard
 def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool,
-           jobs: Optional[int], resume: Optional[str]) -> int:
+           jobs: Optional[int], resume: Optional[str], scheduler: Optional[str]) -> int:
     """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs,
     directories and tar archives of PDFs, offline.
 
@@ -425,6 +428,10 @@ def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool,
     per file and a summary.  A tar archive (.tar, .tar.gz) is streamed, never extracted:
     one line per PDF member, written as each is decided.
     """
+    if scheduler is not None:
+        from ..scale.command import scheduler_command
+
+        return scheduler_command(scheduler, paths, require_signature, as_json, resume)
     return verify_command(paths, require_signature, as_json, jobs, resume)
 
 
