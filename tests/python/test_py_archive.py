@@ -121,6 +121,19 @@ def test_not_a_tar_archive_could_not_be_checked(tmp_path):
     assert r.stderr.startswith("error: ") and "Traceback" not in r.stderr, r.stderr
 
 
+def test_a_cut_archive_gives_the_lines_before_the_cut(tar, tmp_path):
+    _, _, _, pdfs = tar
+    whole = tmp_path / "whole.tar"
+    names, _ = archives.write_archive(whole, pdfs[:4], hostile=False)
+    cut = tmp_path / "cut.tar"
+    cut.write_bytes(whole.read_bytes()[:int(whole.stat().st_size * 0.6)])
+    for jobs in ("1", "2"):
+        r = verify("--json", "--jobs", jobs, cut)
+        assert r.returncode == 3 and "not a readable tar archive" in r.stderr, r.stderr
+        got = [x["member"] for x in lines_of(r.stdout)]
+        assert got and got == names[:len(got)] and len(got) < len(names), got
+
+
 def _workers(main: int) -> list:
     """The worker processes of the process *main* (Linux /proc)."""
     found = []

@@ -233,14 +233,28 @@ def archive_results(archives: Collection[str], *, jobs: int, require_signature: 
     window: Deque[Tuple[Member, Optional[Future[Tuple[FileOutcome, bool]]]]] = \
         collections.deque()
     ctx = multiprocessing.get_context("spawn")  # see pith_tex.verify.batch
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=warm) as pool:
-        for m in members():
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=warm)
+    damaged: Optional[CouldNotCheck] = None
+    stream = members()
+    try:
+        while True:
+            try:
+                m = next(stream)
+            except StopIteration:
+                break
+            except CouldNotCheck as e:  # a damaged archive: what was read gets its lines
+                damaged = e
+                break
             work = None if m.refused is not None else pool.submit(_work, (m, require_signature))
             window.append((m._replace(data=None), work))
             while len(window) > 2 * jobs:
                 yield _done(window.popleft(), window)
         while window:
             yield _done(window.popleft(), window)
+    finally:  # Ctrl-C or a dead worker: what is queued is not started
+        pool.shutdown(wait=True, cancel_futures=True)
+    if damaged is not None:
+        raise damaged
 
 
 def _done(entry: Tuple[Member, Optional["Future[Tuple[FileOutcome, bool]]"]],
