@@ -32,7 +32,7 @@ def scheduler_command(address: str, paths: Sequence[str], require_signature: boo
         raise UsageError("--scheduler needs Dask: pip install 'pith-tex[scale]'") from None
     done = done_keys(resume) if resume is not None else set()
     try:
-        client = Client(address, timeout="30s")
+        client = Client(address, timeout="30s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as e:
         raise CouldNotCheck("cannot reach the Dask scheduler at %s (%s)"
                             % (safe_name(address), e)) from None

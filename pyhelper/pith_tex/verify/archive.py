@@ -22,13 +22,14 @@ and the member's name, which ``--resume`` skips (:func:`done_keys`).
 from __future__ import annotations
 
 import collections
+import functools
 import multiprocessing
 import os
 import tarfile
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import (Any, Callable, Collection, Deque, Dict, Iterator, NamedTuple, Optional,
-                    Set, Tuple)
+from typing import (Any, Callable, Collection, Deque, Dict, Generator, Iterator, NamedTuple,
+                    Optional, Set, Tuple)
 
 from ..checks import FileOutcome
 from ..errors import CouldNotCheck, safe_name, show
@@ -121,7 +122,8 @@ def iter_members(archive: str, *, done: Collection[Key] = frozenset(),
     try:
         raw = open(open_regular(archive), "rb")
     except OSError as e:
-        raise CouldNotCheck("cannot read %s: %s" % (safe_name(archive), e.strerror or e))
+        raise CouldNotCheck("cannot read %s: %s" % (safe_name(archive),
+                                                     e.strerror or e)) from None
     with raw:
         try:
             # an uncompressed archive is read in place: a member passed over is seeked
@@ -151,7 +153,7 @@ def iter_members(archive: str, *, done: Collection[Key] = frozenset(),
                         yield Member(archive, info.name, data=f.read(cap + 1))
         except (tarfile.TarError, EOFError, OSError) as e:
             raise CouldNotCheck("%s is not a readable tar archive (%s: %s)" % (
-                safe_name(archive), type(e).__name__, show(str(e), 80)))
+                safe_name(archive), type(e).__name__, show(str(e), 80))) from None
 
 
 def refused_outcome(member: Member) -> FileOutcome:
@@ -216,15 +218,17 @@ Verified = Tuple[Member, FileOutcome, bool]
 def archive_results(archives: Collection[str], *, jobs: int, require_signature: bool = False,
                     done: Collection[Key] = frozenset(), listing: Optional[Listing] = None,
                     progress: Optional[Callable[[str, int], Any]] = None
-                    ) -> Iterator[Verified]:
+                    ) -> Generator[Verified, None, None]:
     """``(member, outcome, no claim)`` for every member of *archives* that gets a line, in
     the archives' order, verified by *jobs* worker processes (1: in this process).  A
     worker that dies (killed, out of memory) ends the run with :class:`CouldNotCheck`
     after every line before the PDF it held; ``--resume`` finishes the rest."""
     def members() -> Iterator[Member]:
         for a in archives:
-            yield from iter_members(a, done=done, listing=listing, progress=None if progress
-                                    is None else (lambda n, a=a: progress(a, n)))
+            at: Optional[Callable[[int], Any]] = None
+            if progress is not None:
+                at = functools.partial(progress, a)
+            yield from iter_members(a, done=done, listing=listing, progress=at)
 
     if jobs <= 1:
         for m in members():

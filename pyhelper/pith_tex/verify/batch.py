@@ -127,7 +127,7 @@ def _results(items: Sequence[Item], require_signature: bool,
     for p, listed in items:
         try:
             code, rendered, none = _result(p, listed, require_signature, as_json)
-        except Exception as e:  # MemoryError and RecursionError included
+        except Exception as e:  # noqa: BLE001 -- MemoryError, RecursionError: its own line
             r = internal_error(p, e)
             code, rendered, none = r.exit_code, file_json(r) if as_json else file_line(r), False
         yield code, rendered, none
@@ -218,7 +218,7 @@ def verify_paths(paths: Sequence[str], *, require_signature: bool, as_json: bool
             pending.clear()
 
     for (p, _), (code, rendered, none) in zip(items, _all_results(
-            items, require_signature, as_json, jobs)):
+            items, require_signature, as_json, jobs), strict=True):
         if none:
             flush()  # the directory's order, lines and no-claim lines alike
             if on_none is not None:

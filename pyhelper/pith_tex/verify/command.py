@@ -106,7 +106,7 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool,
     if as_json:
         echo(dumps({
             "command": "verify", "exit_code": code, "verdict": VERDICTS[code],
-            "summary": {"files": len(files), **dict(zip(BUCKETS, counts))},
+            "summary": {"files": len(files), **dict(zip(BUCKETS, counts, strict=True))},
             "files": results,
             "no_pith_number": none,
         }))

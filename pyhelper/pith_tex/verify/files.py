@@ -265,7 +265,7 @@ def pdf_bytes_outcome(data: bytes, name: str, *, deadline: Optional[float] = Non
         try:
             return pdf_outcome(data, name, deadline=deadline,
                                require_signature=require_signature, keyring=keyring)
-        except Exception as e:  # MemoryError and RecursionError included: this PDF's line
+        except Exception as e:  # noqa: BLE001 -- MemoryError, RecursionError: this PDF's line
             return internal_error(name, e), False
 
 

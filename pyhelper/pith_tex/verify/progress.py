@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from types import TracebackType
-from typing import Any, Dict, List, Optional, Sequence, Type
+from typing import Any, Dict, List, Optional, Sequence, Set, Type
 
 from ..checks import bucket
 from ..errors import EXIT_FAILED, EXIT_OK, CouldNotCheck, VerificationFailed
@@ -70,7 +70,7 @@ class Tally:
     def __init__(self) -> None:
         self.counts: List[int] = [0, 0, 0]
         self.none = 0
-        self.codes: set = set()
+        self.codes: Set[int] = set()
 
     def add(self, exit_code: int, no_claim: bool) -> None:
         if no_claim:
