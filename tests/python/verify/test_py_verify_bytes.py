@@ -157,3 +157,36 @@ def test_verify_opens_each_file_once(pdfs, tmp_path):
     assert "no Pith Number" in out
     code, opened, out = _opens(paper, str(paper / pdfs[0].name), str(paper / "copy.bin"))
     assert code == 0 and opened == sorted([pdfs[0].name, "copy.bin"]), (opened, out)
+
+
+_XMP = ('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">'
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description '
+        'rdf:about="" xmlns:pith="https://pith.science/ns/pith/1.0/"><pith:number>%s'
+        '</pith:number></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>')
+
+
+def test_a_claim_in_the_xmp_only_is_verified_not_listed_apart(pdfs, tmp_path):
+    """verify DIR decides "carries no Pith Number" from the one reading it verifies: a
+    plain article whose only Pith claim is an XMP property is verified (and says why it
+    cannot be), as f9ecfa8 decided; the plain article itself is listed apart."""
+    from pypdf.generic import NameObject, StreamObject
+
+    import pdfclaims
+
+    def add_xmp(w) -> None:
+        s = StreamObject()
+        s.set_data((_XMP % "pith:2025:O6TNNA4XHFGPSALGBT7UWDA2Z3").encode("ascii"))
+        s[NameObject("/Type")] = NameObject("/Metadata")
+        s[NameObject("/Subtype")] = NameObject("/XML")
+        w._root_object[NameObject("/Metadata")] = w._add_object(s)
+
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    plain = pdfs[-1]
+    (paper / "a-figure.pdf").write_bytes(plain.read_bytes())
+    pdfclaims.tampered(plain, paper / "b-xmp-only.pdf", add_xmp)
+    r = _cli("verify", str(paper))
+    assert r.returncode == 3, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("--") and "a-figure.pdf" in lines[0], lines
+    assert lines[1].startswith("ERROR") and "b-xmp-only.pdf" in lines[1], lines
