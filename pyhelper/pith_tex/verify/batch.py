@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Collection, Iterator, List, Optional, Sequence, Tuple
 
@@ -160,7 +161,10 @@ def _result(p: str, listed: bool, require_signature: bool, as_json: bool) -> Res
 
 
 def warm() -> None:
-    """A worker process's start: the verifiers imported once, for every file it gets."""
+    """A worker process's start: the verifiers imported once, for every file it gets;
+    Ctrl-C left to the command, which stops the pool (a worker does not print its own
+    traceback for it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from ..pdf import verify  # noqa: F401
     from ..citations import record  # noqa: F401
 
