@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import json
 import multiprocessing
 import os
 import tarfile
@@ -184,28 +185,38 @@ def text_line(member: Member, out: FileOutcome, no_claim: bool) -> str:
 
 def done_keys(path: str) -> Set[Key]:
     """The keys of the lines of an earlier ``verify --json`` run in the JSON Lines file
-    *path* (``--resume``).  A last line cut short (the run was killed while writing it)
-    is cut off the file, so that the lines appended after it stay one a line."""
+    *path* (``--resume``), read a line at a time (a run over the whole archive writes GBs).
+    A last line cut short (the run was killed while writing it) is cut off the file, so
+    that the lines appended after it stay one a line."""
     keys: Set[Key] = set()
-    import json
-
     try:
         with open(path, "r+b") as f:
-            data = f.read()
-            end = data.rfind(b"\n") + 1
-            if end < len(data):
-                f.truncate(end)
+            end = 0
+            for line in f:
+                if not line.endswith(b"\n"):
+                    f.truncate(end)
+                    break
+                end += len(line)
+                key = _key_of_line(line)
+                if key is not None:
+                    keys.add(key)
     except FileNotFoundError:
         return keys
-    for line in data[:end].splitlines():
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("archive"), str) \
-                and isinstance(obj.get("member"), str):
-            keys.add(key_of(obj["archive"], obj["member"]))
+    except OSError as e:
+        raise CouldNotCheck("cannot resume from %s: %s" % (safe_name(path),
+                                                           e.strerror or e)) from None
     return keys
+
+
+def _key_of_line(line: bytes) -> Optional[Key]:
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(obj, dict) and isinstance(obj.get("archive"), str) \
+            and isinstance(obj.get("member"), str):
+        return key_of(obj["archive"], obj["member"])
+    return None
 
 
 def _work(args: Tuple[Member, bool]) -> Tuple[FileOutcome, bool]:
