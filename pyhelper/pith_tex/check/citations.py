@@ -8,7 +8,7 @@ import re
 from typing import List, Optional
 
 from ..checks import Check, FAIL, OK, WARN
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from .texsource import strip_comments
 
 _CITE_RE = re.compile(r"\\(?:[A-Za-z]*cite[A-Za-z]*\*?|nocite)(?![A-Za-z@])")

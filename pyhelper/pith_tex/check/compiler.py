@@ -10,7 +10,7 @@ import time
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from .bounded import OUTPUT_CAP, run_limited
 from .upload import Recorded, merged, read_fls
 

@@ -13,7 +13,7 @@ import os
 import re
 from typing import List, Optional, Set
 
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from ..errors import UsageError, safe_name
 from ..title.source import (BEGIN_DOC_RE, DOCCLASS_RE, INPUT_RE, expanded_source,
                            resolve_input, source_text)

@@ -16,7 +16,7 @@ import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from ..checks import Check, FAIL, OK
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from ..title.source import INPUT_RE, resolve_input
 from .texsource import shown_name, strip_comments
 

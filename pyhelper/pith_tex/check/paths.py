@@ -14,7 +14,7 @@ import re
 from typing import Dict, List, Optional, Set
 
 from ..checks import Check, FAIL, OK
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from ..title.source import expanded_source
 from .shellescape import own_document
 from .texsource import is_regular, shown_name, strip_comments

@@ -19,7 +19,7 @@ import tempfile
 from typing import Callable, Dict, List, NamedTuple, Optional
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from ..errors import UsageError
 from .html import TIMEOUT as HTML_TIMEOUT, Conversion, check_html, judge_html
 from .citations import check_citations

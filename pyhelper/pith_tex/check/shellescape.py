@@ -8,7 +8,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, FAIL, OK
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from .minted import check_frozen_cache, frozen_minted
 from .texsource import is_regular, shown_name, strip_comments
 

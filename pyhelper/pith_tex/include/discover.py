@@ -17,20 +17,10 @@ from typing import Dict, List, Optional, Tuple
 
 from ..errors import CouldNotCheck, UsageError, safe_name
 from ..record.identifier import Identifier, parse_identifier
-from ..safeio import MAX_TEX, NotRegularFile, read_regular_or_raise
+from ..safeio import NotRegularFile, read_tex
 
 _COMMENT_RE = re.compile(r"(?<!\\)%.*")
 _PITHNUMBER_RE = re.compile(r"\\pithnumber\s*(?:\[[^\]\n]*\])?\s*\{([^{}\n]*)\}")
-
-
-def read_tex(path: str, cap: int = MAX_TEX) -> str:
-    """The text of a TeX file (source, package or log); undecodable bytes replaced.
-
-    Raises :class:`OSError`: :class:`~pith_tex.safeio.NotRegularFile` for a FIFO, device,
-    socket or directory (refused before it is opened), :class:`~pith_tex.safeio.FileTooLarge`
-    beyond *cap* (8 MiB: :data:`pith_tex.safeio.MAX_TEX`).
-    """
-    return read_regular_or_raise(path, cap).decode("utf-8", "replace")
 
 
 def uncomment(line: str) -> str:

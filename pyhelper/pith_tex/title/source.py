@@ -21,7 +21,8 @@ import os
 import re
 from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 
-from ..include.discover import read_tex, uncomment
+from ..include.discover import uncomment
+from ..safeio import read_tex
 from .compare import _skip_optional, group_end
 
 #: fetch's words when the source has no title in a form read here (the main file's name).
