@@ -99,15 +99,17 @@ class _Terminal:
 
 
 def check_command(directory: str, route: str, fix: bool, main: Optional[str],
-                  as_json: bool, tarball: Optional[str] = None, html: str = "title") -> int:
+                  as_json: bool, tarball: Optional[str] = None, html: str = "title",
+                  mirror: str = "") -> int:
     """The body of ``pith-tex check``: print each check as it completes, then exit 0 or
-    raise the decisive error.  *tarball*: write the upload there when the paper is ready."""
+    raise the decisive error.  *tarball*: write the upload there when the paper is ready;
+    *mirror*: a resolver mirror on disk (PITH_RESOLVER), where the record's title is."""
     terminal = _Terminal(as_json)
     try:
         if tarball is not None:
             check_tarball_target(tarball)  # before minutes of compiling, and nothing lost
         r = run_checks(directory, route, fix, main, report=terminal.report,
-                       progress=terminal.progress, html=html)
+                       progress=terminal.progress, html=html, mirror=mirror)
     except PithError as e:
         if as_json:
             echo(dumps(check_json(None, e.exit_code, e.message, directory, route)))

@@ -12,6 +12,7 @@ import contextlib
 from typing import Callable, Dict, List, Optional
 
 from ..checks import Check, FileOutcome
+from ..sourcetree import SourceTree
 from .compiler import Compiled
 from .html import Conversion
 from .safecopy import Budget, Refused
@@ -24,10 +25,13 @@ Say = Callable[[Optional[str]], None]
 
 
 class Paper:
-    """The paper directory as ``check`` read it, and what the compile made of it."""
+    """The paper directory as ``check`` read it, and what the compile made of it.
+    Every check reads the directory through :attr:`tree`: each directory listed once,
+    each source read once."""
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
+        self.tree = SourceTree(directory)
         self.main = ""  # the main file's name, in *directory*
         self.job = ""  # the main file's name without its extension
         self.main_text = ""  # the main file's text
@@ -57,8 +61,9 @@ class Progress:
     ``--fix`` did, the include, and the compile's companions (LaTeXML beside it)."""
 
     def __init__(self, route: str, fix: bool, html: str, report: Optional[Report],
-                 say: Optional[Say], running: contextlib.ExitStack) -> None:
+                 say: Optional[Say], running: contextlib.ExitStack, mirror: str = "") -> None:
         self.route, self.fix, self.html = route, fix, html
+        self.mirror = mirror  # a resolver mirror on disk (the record's title), or ""
         self.report, self.say = report, say
         self.running = running  # what lives as long as the scratch directory
         self.checks: List[Check] = []

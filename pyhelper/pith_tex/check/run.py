@@ -19,7 +19,7 @@ import tempfile
 from typing import Callable, Dict, List, NamedTuple, Optional
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
-from ..safeio import read_tex
+from ..sourcetree import SourceTree
 from ..errors import UsageError
 from .html import TIMEOUT as HTML_TIMEOUT, Conversion, check_html, judge_html
 from .citations import check_citations
@@ -56,9 +56,9 @@ class Readiness(NamedTuple):
     checked: Optional[Dict[str, str]] = None
 
 
-def _tex_sources(directory: str) -> List[str]:
+def _tex_sources(tree: SourceTree) -> List[str]:
     found: List[str] = []
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in tree.walk():
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found.extend(os.path.join(root, n) for n in sorted(files)
                      if n.endswith(".tex") and is_regular(os.path.join(root, n)))
@@ -86,16 +86,18 @@ def _uncopied(refused: List[Refused]) -> List[Refused]:
 
 def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                main: Optional[str] = None, report: Optional[Report] = None,
-               progress: Optional[Say] = None, html: str = "title") -> Readiness:
+               progress: Optional[Say] = None, html: str = "title",
+               mirror: str = "") -> Readiness:
     """Every check of ``pith-tex check``; :class:`UsageError` when there is no main file.
     *report* is called with each check (and the compile's log excerpt) as it completes.
     *html*: what LaTeXML converts: "title" (the preamble and title block), "full" (the
-    whole paper) or "off" (nothing)."""
+    whole paper) or "off" (nothing).  *mirror*: a resolver mirror on disk, where the
+    record's title may be (PITH_RESOLVER)."""
     if route not in ROUTES:
         raise UsageError("unknown route %s (%s)" % (route, ", ".join(ROUTES)))
     paper = Paper(directory)
     with scratch() as tmp, contextlib.ExitStack() as running:
-        run = Progress(route, fix, html, report, progress, running)
+        run = Progress(route, fix, html, report, progress, running, mirror)
         paper.copy = os.path.join(tmp, "paper")
         _main_file(paper, run, main)
         for step in STEPS:
@@ -108,14 +110,14 @@ def _main_file(paper: Paper, run: Progress, main: Optional[str]) -> None:
     """The ``main`` check, and the main file's text and include setting.  The main file
     fetch chose (of several, the one naming \\pithnumber): the one whose include was
     written, and the one the upload is for."""
-    paper.main = find_main(paper.directory, main, paper=True)
+    paper.main = find_main(paper.directory, main, paper=True, tree=paper.tree)
     why = bad_name(paper.main)
     run.add(Check("main", OK, "%s (uncommented \\documentclass)" % paper.main) if why is None
             else Check("main", FAIL, "%s: arXiv refuses the name (%s): rename it"
                        % (shown_name(paper.main), why)))
     paper.job = os.path.splitext(paper.main)[0]
     try:
-        paper.main_text = read_tex(os.path.join(paper.directory, paper.main))
+        paper.main_text = paper.tree.text(os.path.join(paper.directory, paper.main))
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (paper.main, e.strerror or e))
     paper.setting = include_setting(paper.main_text)
@@ -128,17 +130,19 @@ def _sty(paper: Paper, run: Progress) -> None:
     run.add(sty)
     if did is not None:
         run.fixed.append(did)
+        paper.tree.wrote("pith.sty")
 
 
 def _shell_escape(paper: Paper, run: Progress) -> None:
-    run.add(check_shell_escape(paper.directory, paper.main))
-    paper.sources = _tex_sources(paper.directory)
+    run.add(check_shell_escape(paper.tree, paper.main))
+    paper.sources = _tex_sources(paper.tree)
 
 
 def _copy(paper: Paper, run: Progress) -> None:
     """The ``files`` check: the scratch copy of the upload, and what it left out."""
     try:
-        paper.refused = copy_upload(paper.directory, paper.copy, paper.job, run.budget)
+        paper.refused = copy_upload(paper.directory, paper.copy, paper.job, run.budget,
+                                    paper.tree)
     except OSError as e:
         raise UsageError("cannot read %s: %s" % (paper.directory, e))
     paper.copied = file_digests(paper.copy)  # before TeX writes anything there
@@ -150,7 +154,7 @@ def _compile(paper: Paper, run: Progress) -> None:
     the paths named in the sources)."""
     uncopied = _uncopied(paper.refused)
     if uncopied or not os.path.exists(os.path.join(paper.copy, "pith.sty")):
-        run.add(check_paths(paper.directory, [], paper.main))
+        run.add(check_paths(paper.tree, [], paper.main))
         run.add(Check("compile", ERROR, "not run: %s" % (
             "%s was not copied (more than %d MB)" % (shown_name(uncopied[0].path),
                                                      COPY_CAP // 1000000)
@@ -164,7 +168,7 @@ def _compile(paper: Paper, run: Progress) -> None:
     if compiled.recorded is not None:
         outside = outside_reads(compiled.recorded, paper.copy,
                                 tex_roots() + [made_fonts(os.path.dirname(paper.copy))])
-    paths = check_paths(paper.directory, outside, paper.main)
+    paths = check_paths(paper.tree, outside, paper.main)
     if paths.status == OK and compiled.check.status == FAIL:
         # The files the compile would have read after it stopped were not seen.
         paths = Check("paths", WARN, "not checked in full: every file the paper "
@@ -218,7 +222,7 @@ def _include(paper: Paper, run: Progress) -> None:
 
 
 def _number(paper: Paper, run: Progress) -> None:
-    number = check_number(paper.directory, run.include_name, run.include)
+    number = check_number(paper.tree, run.include_name, run.include)
     if run.anonymous is not None and number.status == ERROR:
         number = Check("number", WARN, number.detail)
     elif run.anonymous is not None and "\\pithnumber{" in number.detail:
@@ -233,12 +237,12 @@ def _number(paper: Paper, run: Progress) -> None:
 
 
 def _title(paper: Paper, run: Progress) -> None:
-    run.add(check_title(paper.directory, paper.main, paper.main_text, run.include,
-                        None if run.anonymous is not None else paper.pdf))
+    run.add(check_title(paper.tree, paper.main, run.include,
+                        None if run.anonymous is not None else paper.pdf, run.mirror))
 
 
 def _citations(paper: Paper, run: Progress) -> None:
-    run.add(check_citations(paper.directory, paper.job, paper.sources, paper.log,
+    run.add(check_citations(paper.tree, paper.job, paper.sources, paper.log,
                             finished=paper.finished))
 
 

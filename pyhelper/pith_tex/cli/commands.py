@@ -10,6 +10,7 @@ click is imported at start-up; everything else is imported inside the commands s
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any, Callable, Optional, Tuple
 
 import click
@@ -21,6 +22,9 @@ from .verify import verify_command
 
 _JSON_HELP = JSON_HELP
 _REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."
+#: The resolver or mirror directory when --resolver is not given (read here, at the top:
+#: nothing below the command line reads the environment).
+_ENV_RESOLVER = "PITH_RESOLVER"
 
 
 def _network_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -86,6 +90,7 @@ def fetch(number: Optional[str], resolver: Optional[str], output: str, offline: 
     """
     from ..fetch import FetchRequest, fetch_command
 
+    resolver = resolver or os.environ.get(_ENV_RESOLVER)
     return fetch_command(FetchRequest(number, resolver, output, offline, require_signature,
                                       main_file, accept_title, as_json, timeout, deadline))
 
@@ -117,6 +122,7 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
     """
     from ..fetch import citations_command
 
+    resolver = resolver or os.environ.get(_ENV_RESOLVER)
     return citations_command(target, resolver, offline, as_json, timeout, deadline)
 
 
@@ -166,4 +172,6 @@ def check(directory: str, route: str, fix: bool, main_file: Optional[str],
     """
     from ..check import check_command
 
-    return check_command(directory, route, fix, main_file, as_json, tarball, html)
+    # The record's title, for the title check, may be in a mirror on disk.
+    mirror = os.environ.get(_ENV_RESOLVER, "")
+    return check_command(directory, route, fix, main_file, as_json, tarball, html, mirror)

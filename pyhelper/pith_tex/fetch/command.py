@@ -22,6 +22,7 @@ from ..include.sty import ensure_sty
 from ..record.identifier import Identifier, check_requested_year, parse_identifier
 from ..report import check_lines, checks_json, dumps
 from ..resolver.cache import Cache
+from ..sourcetree import SourceTree
 from ..resolver.client import Deadline, HttpResolver, Resolver, open_resolver, resolver_spec
 from .obtain import Obtained, from_cache, from_resolver, verified
 from .papertitle import MainFile, paper_main, record_title, title_line
@@ -82,9 +83,9 @@ def fetch(request: FetchRequest, said: Said) -> int:
     # number is looked for in the .tex files, which leave -o out (so -o main.tex with no
     # NUMBER would otherwise end in "no \pithnumber here" instead of the refusal).
     check_output(output)
-    paper_dir = os.path.dirname(os.path.abspath(output))
-    main_name = paper_main(paper_dir, request.main_file)  # a bad --main: before the network
-    ident = _identifier(request.number, output)
+    paper = SourceTree(os.path.dirname(os.path.abspath(output)))  # read once
+    main_name = paper_main(paper, request.main_file)  # a bad --main: before the network
+    ident = _identifier(request.number, output, paper)
     n = ident.number
     said.number = n
     res = open_resolver(resolver_spec(request.resolver), timeout=request.timeout,
@@ -107,13 +108,13 @@ def fetch(request: FetchRequest, said: Said) -> int:
         raise year_error
     _refuse(request, outcome, got, cache.record_path(n))
     record = record_doc.canonical_record
-    paper, accepted_title = _title(request, said, shown, paper_dir, main_name, got, record)
+    lines, accepted_title = _title(request, said, shown, paper, main_name, got, record)
     _write(request, said, n, outcome, got, record, accepted_title)
     if isinstance(main_name, str):
-        paper.append(ensure_sty(paper_dir, main_name))
-    said.checks = shown + paper
-    if paper:
-        say(check_lines(paper))
+        lines.append(ensure_sty(paper.directory, main_name))
+    said.checks = shown + lines
+    if lines:
+        say(check_lines(lines))
     assert said.include is not None  # _write wrote it, or raised
     say(("wrote %s" if said.include["written"] else "%s is up to date") % safe_name(output))
     _store(res, cache, n, got)
@@ -127,13 +128,15 @@ def _sayer(as_json: bool) -> Callable[[str], None]:
     return say
 
 
-def _identifier(number: Optional[str], output: str) -> Identifier:
-    """The number typed, else the one the ``.tex`` files here name (not the include)."""
+def _identifier(number: Optional[str], output: str, paper: SourceTree) -> Identifier:
+    """The number typed, else the one the ``.tex`` files here name (not the include;
+    *paper*: the include's directory, read once, when it is here)."""
     if number is not None:
         return parse_identifier(number)
-    out_dir = os.path.dirname(os.path.abspath(output))
-    exclude = (os.path.basename(output),) if out_dir == os.path.abspath(".") else ()
-    return find_pith_numbers(".", exclude=exclude)
+    if paper.directory != os.path.abspath("."):
+        return find_pith_numbers(".")
+    return find_pith_numbers(".", exclude=(os.path.basename(output),),
+                             listdir=paper.listdir, read=paper.text)
 
 
 def _year_error(outcome: Outcome, ident: Identifier) -> Optional[UsageError]:
@@ -179,12 +182,12 @@ def _refuse(request: FetchRequest, outcome: Outcome, got: Obtained, cached: str)
                         % (bad.name, bad.detail, request.output))
 
 
-def _title(request: FetchRequest, said: Said, shown: List[Check], paper_dir: str,
+def _title(request: FetchRequest, said: Said, shown: List[Check], paper: SourceTree,
            main: MainFile, got: Obtained, record: Dict[str, Any]
            ) -> Tuple[List[Check], "_Accepted"]:
     """The paper's lines (the title line, when a paper is beside the include) and what
     the include says of an accepted title; raises when the title is not the record's."""
-    line, accepted, accepted_title = title_line(paper_dir, main, got.rec_data, record,
+    line, accepted, accepted_title = title_line(paper, main, got.rec_data, record,
                                                 request.accept_title)
     paper = [] if line is None else [line]
     said.checks = shown + paper

@@ -11,6 +11,7 @@ from ..check.mainfile import find_main
 from ..errors import UsageError
 from ..include.include import MAX_TITLE_UNITS
 from ..record.canonical import canon_sha256
+from ..sourcetree import SourceTree
 from ..title.compare import DIFFERENT, as_typed, compare, shown, title_check
 from ..title.source import NOT_FOUND, find_title, has_document
 
@@ -33,20 +34,20 @@ def record_title(rec_data: Any, record: Dict[str, Any]) -> Optional[str]:
     return title if 1 <= units <= MAX_TITLE_UNITS else None
 
 
-def paper_main(paper_dir: str, main_file: Optional[str]) -> MainFile:
-    """The paper's main file in *paper_dir* (where the include goes): its name; None
+def paper_main(tree: SourceTree, main_file: Optional[str]) -> MainFile:
+    """The paper's main file in *tree* (where the include goes): its name; None
     when no paper is there; a :class:`~pith_tex.errors.UsageError` when there are
     several and nothing tells them apart (reported on the title line).  A bad ``--main``
     raises (exit 2)."""
     if main_file is not None:
-        return find_main(paper_dir, main_file)
+        return find_main(tree.directory, main_file, tree=tree)
     try:
-        return find_main(paper_dir, paper=True)
+        return find_main(tree.directory, paper=True, tree=tree)
     except UsageError as e:
         return e if e.message.startswith("several main files") else None
 
 
-def title_line(paper_dir: str, main: MainFile, rec_data: Any, record: Dict[str, Any],
+def title_line(tree: SourceTree, main: MainFile, rec_data: Any, record: Dict[str, Any],
                accept_title: bool) -> Tuple[Optional[Check], bool, Optional[str]]:
     """The ``title`` line of ``fetch`` (None: no paper beside the include), whether the
     include says the title was accepted (``--accept-title`` on a different title) and
@@ -59,7 +60,7 @@ def title_line(paper_dir: str, main: MainFile, rec_data: Any, record: Dict[str, 
             "; name the one arXiv should compile with --main FILE",
             ": name the paper's with pith-tex fetch --main FILE")), False, None
     try:
-        found = find_title(paper_dir, main)
+        found = find_title(tree.directory, main, tree.text)
     except OSError as e:
         return Check("title", WARN, "not compared: cannot read %s: %s"
                      % (main, e.strerror or e)), False, None
@@ -68,7 +69,7 @@ def title_line(paper_dir: str, main: MainFile, rec_data: Any, record: Dict[str, 
     title = title if isinstance(title, str) else None
     canon = record.get("metadata", {}).get("title_canon_sha256")
     canon = canon if isinstance(canon, str) else None
-    if found is None and not has_document(paper_dir, main):
+    if found is None and not has_document(tree.directory, main, tree.text):
         return title_check(None, canon, title, "%s has no \\begin{document}" % main), False, None
     if found is None:
         return _no_title(main, title, accept_title), accept_title, None
