@@ -7,7 +7,7 @@ or directory: resolver JSON, bundles, includes, PDFs) and runs :func:`verify_com
 itself (a PDF imports pypdf then, never click); every other command line (help,
 ``--version``, ``fetch``, anything click would reject or treat specially) goes to click.
 Both paths run the same :func:`verify_command` under the same :func:`run_guarded`, so
-their output and exit codes are identical (``tests/python/test_py_cli.py`` checks it).
+their output and exit codes are identical (``tests/python/cli/test_py_cli.py`` checks it).
 
 ``pith-tex --help`` alone is printed from :mod:`pith_tex.cli.helptext`, also without click; this
 module imports nothing at start-up (not even ``typing``) for that, and loads the verify
