@@ -42,7 +42,8 @@ def _guard(fn: Callable[..., int]) -> Callable[..., None]:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> None:
-        run_guarded(functools.partial(fn, *args, **kwargs))
+        run_guarded(functools.partial(fn, *args, **kwargs),
+                    debug=bool(os.environ.get("PITH_TEX_DEBUG")))
 
     return wrapper
 
