@@ -32,8 +32,8 @@ from .mainfile import find_main
 from .paper import Paper, Progress, Report, Say
 from .paths import check_paths
 from .pdfcheck import badge_missed, check_pdf, review_mode_hint
-from .safecopy import COPY_CAP, Budget, code_file, code_written
-from .sandbox import Refused, copy_upload, scratch
+from .safecopy import COPY_CAP, Budget, Refused, code_file, code_written
+from .sandbox import copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
 from .texsource import is_regular, shown_name

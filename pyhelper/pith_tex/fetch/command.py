@@ -189,12 +189,12 @@ def _title(request: FetchRequest, said: Said, shown: List[Check], paper: SourceT
     the include says of an accepted title; raises when the title is not the record's."""
     line, accepted, accepted_title = title_line(paper, main, got.rec_data, record,
                                                 request.accept_title)
-    paper = [] if line is None else [line]
-    said.checks = shown + paper
+    lines = [] if line is None else [line]
+    said.checks = shown + lines
     if line is None or line.status != FAIL:
-        return paper, _Accepted(accepted, accepted_title)
+        return lines, _Accepted(accepted, accepted_title)
     if not request.as_json:
-        echo(check_lines(paper))
+        echo(check_lines(lines))
     if line.detail.startswith("not found:"):
         raise VerificationFailed("verification failed: title: %s; %s was left untouched"
                                  % (line.detail, request.output))
