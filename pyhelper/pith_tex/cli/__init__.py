@@ -7,7 +7,7 @@ or directory: resolver JSON, bundles, includes, PDFs) and runs :func:`verify_com
 itself (a PDF imports pypdf then, never click); every other command line (help,
 ``--version``, ``fetch``, anything click would reject or treat specially) goes to click.
 Both paths run the same :func:`verify_command` under the same :func:`run_guarded`, so
-their output and exit codes are identical (``tests/python/test_py_cli.py`` checks it).
+their output and exit codes are identical (``tests/python/cli/test_py_cli.py`` checks it).
 
 ``pith-tex --help`` alone is printed from :mod:`pith_tex.cli.helptext`, also without click; this
 module imports nothing at start-up (not even ``typing``) for that, and loads the verify
@@ -121,7 +121,8 @@ class _Main:
                 from .verify import verify_command
 
                 paths, require_signature, as_json = plain
-                run_guarded(lambda: verify_command(paths, require_signature, as_json))
+                run_guarded(lambda: verify_command(paths, require_signature, as_json),
+                            debug=bool(os.environ.get("PITH_TEX_DEBUG")))
         return _click_main().main(args, prog_name, standalone_mode=standalone_mode, **extra)
 
     def __getattr__(self, name: str) -> Any:  # everything else is the click group's

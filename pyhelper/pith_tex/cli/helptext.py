@@ -5,7 +5,7 @@ files it writes, examples, its exit codes), and the top-level help.
 :func:`top_help` without importing click (nor ``re`` or ``typing``): it is the command an
 author runs first, and click is most of its cost.  :func:`top_help` lays the text out as
 click does on a terminal at least 80 columns wide, where click's layout stops depending on
-the width; ``tests/python/test_py_help.py`` checks that the two are the same, byte for
+the width; ``tests/python/cli/test_py_help.py`` checks that the two are the same, byte for
 byte, so this module cannot drift from the click definition.
 
 The epilogs are ``\\b`` blocks (click keeps their lines as written), each line at most 76

@@ -16,7 +16,7 @@ from clicheck import command_problems, split_line
 from pith_tex.cli import helptext
 from pith_tex.cli.commands import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 COMMANDS = sorted(main.commands)
 
 
