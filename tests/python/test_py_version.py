@@ -130,7 +130,9 @@ def _format_fingerprint() -> str:
     signed = data._replace(signature="verified", key_id="pith-v1-2026-05",
                            signature_hex="5a" * 64, title_accepted=True)
     sty = (ROOT / "latex" / "pith.sty").read_text(encoding="utf-8")
-    keys = re.search(r"\\__pith_tmp:w number , (.*?)\\s__pith_stop ,", sty, re.S)
+    # the keys pith.sty reads: the list its record's reader declares them from
+    keys = re.search(r"\\clist_map_inline:nn\s*\{\s*number , (.*?)\}\s*"
+                     r"\{ \\bool_new:c \{ l__pith_rec_seen_", sty, re.S)
     assert keys, "pith.sty's list of include keys not found"
     h = hashlib.sha256(render(data) + render(signed) + " ".join(keys.group(1).split()).encode())
     return h.hexdigest()
