@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
@@ -195,7 +196,19 @@ def pieces(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = ()
     """What *view* paints of the upper part of its page, as pieces to set in lines."""
     if view.engine == "pdfium":
         return _pdfium_pieces(view, zones)
-    return _poppler_pieces(view, zones, glyphs)
+    # poppler composes an accent with its letter as a combining mark (OT1's \"{\i}: a
+    # dotless i and a diaeresis, which no normal form makes an i with one)
+    return [p._replace(text=_accented(p.text)) if _COMBINING_RE.search(p.text) else p
+            for p in _poppler_pieces(view, zones, glyphs)]
+
+
+_COMBINING_RE = re.compile("[\u0300-\u036f]")
+
+
+def _accented(text: str) -> str:
+    """*text* with its combining marks composed, a dotless letter under one dotted."""
+    return unicodedata.normalize("NFC", re.sub("[\u0131\u0237](?=[\u0300-\u036f])",
+                                               lambda m: _DOTLESS[m.group(0)], text))
 
 
 def _alnum(text: str) -> bool:
@@ -221,7 +234,7 @@ def lines(found: Sequence[Piece]) -> List[Line]:
     for ln in out:
         ln.sort(key=lambda p: p.box[0])
         segment: List[Piece] = []
-        for p in _unnumbered(_once(ln)):
+        for p in _unnumbered(_composed(_once(ln))):
             if segment and p.box[0] - segment[-1].box[2] > 3 * max(p.size, segment[-1].size):
                 result.extend(_line(segment))
                 segment = []
@@ -267,6 +280,38 @@ def _spaced(segment: Sequence[Piece]) -> Optional[float]:
         return None
     step, k = max((gaps[i + 1] - gaps[i], i) for i in range(len(gaps) - 1))
     return (gaps[k] + gaps[k + 1]) / 2 if step > WORD_GAP else None
+
+
+#: Spacing accents a font without composed letters (TeX's OT1: ``\\`{a}``, ``\\"o``) draws
+#: over or under a letter as a glyph of its own, and the combining mark each stands for.
+ACCENTS = {"`": "\u0300", "\u00b4": "\u0301", "^": "\u0302", "\u02c6": "\u0302",
+           "~": "\u0303", "\u02dc": "\u0303", "\u00af": "\u0304", "\u02c9": "\u0304",
+           "\u02d8": "\u0306", "\u02d9": "\u0307", "\u00a8": "\u0308", "\u02da": "\u030a",
+           "\u02dd": "\u030b", "\u02c7": "\u030c", "\u00b8": "\u0327", "\u02db": "\u0328"}
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}  # \'{\i}: the accent replaces the dot
+
+
+def _composed(line: Sequence[Piece]) -> List[Piece]:
+    """*line* (sorted across) with each spacing accent drawn over or under a letter joined
+    to it as the accented letter (OT1's ``\\`{a}`` is two glyphs, "a`" or "`a" in the
+    engines' order; poppler composes them itself): the accent's middle lies across the
+    box of the letter beside it (PDFium's boxes of both are the font's whole height)."""
+    kept = list(line)
+    k = 0
+    while k < len(kept):
+        p = kept[k]
+        mid = (p.box[0] + p.box[2]) / 2
+        near = [j for j in (k - 1, k + 1) if 0 <= j < len(kept) and kept[j].text.isalpha()
+                and len(kept[j].text) == 1 and kept[j].box[0] <= mid <= kept[j].box[2]]
+        if p.text not in ACCENTS or not near:
+            k += 1
+            continue
+        j = near[0]
+        base = kept[j]
+        letter = _accented(base.text + ACCENTS[p.text])
+        kept[j] = Piece(letter, _union(base.box, p.box), base.size)
+        del kept[k]
+    return kept
 
 
 def _once(line: Sequence[Piece]) -> List[Piece]:
