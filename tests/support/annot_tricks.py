@@ -1,0 +1,94 @@
+"""Annotations that one reader's engine draws and the others do not (issue 27, "every
+reader's view"), built on a real pith-compiled paper (``hostile_pdfs.paper``)::
+
+    import annot_tricks as A
+    A.empty_box_cover(honest, tmp / "x.pdf", tmp)
+
+* :func:`empty_box_cover`: an annotation over the badge whose appearance stream has an
+  empty bounding box (``/BBox [0 0 0 h]``, zero wide).  PDF 32000-1 (12.5.5) maps the
+  box onto the annotation's /Rect, which an empty box cannot be: PDFium and poppler
+  draw nothing (and poppler reports no error); pdf.js (Firefox) draws the stream
+  unscaled at the /Rect's corner, clipped to it.  The stream paints the badge's place
+  white and, over it, the *swapped* number (glyph_lies.swapped) as a stencil image of
+  its honest painting: Firefox shows another number, PDFium and poppler the claimed one.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any, Tuple
+
+import glyph_lies as G
+import hostile_pdfs as H
+from texbuild import tool
+
+STENCIL_DPI = 600
+
+
+def _stencil(honest_other: Path, box: Tuple[float, float, float, float], height: float
+             ) -> Tuple[int, int, bytes]:
+    """A 1-bit rendering (poppler's) of *box* (PDF points, y up) of *honest_other*."""
+    k = STENCIL_DPI / 72
+    px, py = int(box[0] * k), int((height - box[3]) * k)
+    pw, ph = int((box[2] - box[0]) * k) + 1, int((box[3] - box[1]) * k) + 1
+    pbm = subprocess.run([tool("pdftoppm"), "-f", "1", "-l", "1", "-r", str(STENCIL_DPI),
+                          "-x", str(px), "-y", str(py), "-W", str(pw), "-H", str(ph),
+                          "-mono", str(honest_other)], capture_output=True, check=True).stdout
+    m = re.match(rb"P4\s+(\d+)\s+(\d+)\s", pbm)
+    assert m is not None
+    w, h = int(m.group(1)), int(m.group(2))
+    return w, h, pbm[m.end():m.end() + ((w + 7) // 8) * h]
+
+
+def badge_rect(src: Path) -> Tuple[float, float, float, float]:
+    """The badge's box on page 1 of *src* (PDF points, y up), a point around it."""
+    data, a, b, _font, num = G._badge(src)
+    year = re.search(rb"pith:([0-9]{4}):", data[a:b]).group(1).decode()  # type: ignore
+    x0, y0, x1, y1 = G.badge_box_pdf(src, "pith:%s:%s" % (year, num.decode()))
+    return x0 - 1, y0 - 1, x1 + 1, y1 + 1
+
+
+def empty_box_cover(src: Path, dst: Path, work: Path) -> Path:
+    from pypdf import PdfReader
+    from pypdf.generic import (ArrayObject, BooleanObject, DecodedStreamObject,
+                               DictionaryObject, FloatObject, NameObject, NumberObject,
+                               StreamObject)
+
+    rect = badge_rect(src)
+    height = float(PdfReader(str(src)).pages[0].mediabox.height)
+    w, h, bits = _stencil(G.painted_swapped(src, work / "swapped.pdf"), rect, height)
+    width, tall = rect[2] - rect[0], rect[3] - rect[1]
+    # in the stream's space, as pdf.js draws it: the /Rect's lower-left corner at 0 0
+    content = b"1 g 0 0 %.4f %.4f re f q 0 g %.4f 0 0 %.4f 0 0 cm /Lie Do Q" % (
+        width, tall, w * 72 / STENCIL_DPI, h * 72 / STENCIL_DPI)
+
+    def edit(wr: Any) -> None:
+        image = StreamObject()
+        image._data = bits
+        image.update({NameObject("/Type"): NameObject("/XObject"),
+                      NameObject("/Subtype"): NameObject("/Image"),
+                      NameObject("/Width"): NumberObject(w), NameObject("/Height"): NumberObject(h),
+                      NameObject("/ImageMask"): BooleanObject(True),
+                      NameObject("/BitsPerComponent"): NumberObject(1),
+                      NameObject("/Decode"): ArrayObject([NumberObject(1), NumberObject(0)])})
+        ap = DecodedStreamObject()
+        ap.set_data(content)
+        ap.update({NameObject("/Type"): NameObject("/XObject"),
+                   NameObject("/Subtype"): NameObject("/Form"),
+                   NameObject("/BBox"): ArrayObject([FloatObject(v) for v in (0, 0, 0, tall)]),
+                   NameObject("/Resources"): DictionaryObject({NameObject("/XObject"): DictionaryObject(
+                       {NameObject("/Lie"): wr._add_object(image)})})})
+        annot = DictionaryObject({
+            NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Square"),
+            NameObject("/Rect"): ArrayObject([FloatObject(v) for v in rect]),
+            NameObject("/F"): NumberObject(4),  # printed too
+            NameObject("/AP"): DictionaryObject({NameObject("/N"): wr._add_object(ap)})})
+        page = wr.pages[0]
+        old = page.get("/Annots")
+        annots = ArrayObject(list(old.get_object()) if old is not None else [])
+        annots.append(wr._add_object(annot))
+        page[NameObject("/Annots")] = annots
+
+    return H.rewritten(src, dst, [H.content(src)], edit)
