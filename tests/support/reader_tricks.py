@@ -1,7 +1,7 @@
-"""Annotations that one reader's engine draws and the others do not (issue 27, "every
-reader's view"), built on a real pith-compiled paper (``hostile_pdfs.paper``)::
+"""What one reader's engine draws and the others do not (issue 27, "every reader's
+view"), built on a real pith-compiled paper (``hostile_pdfs.paper``)::
 
-    import annot_tricks as A
+    import reader_tricks as A
     A.empty_box_cover(honest, tmp / "x.pdf", tmp)
 
 * :func:`empty_box_cover`: an annotation over the badge whose appearance stream has an
@@ -11,6 +11,11 @@ reader's view"), built on a real pith-compiled paper (``hostile_pdfs.paper``)::
   unscaled at the /Rect's corner, clipped to it.  The stream paints the badge's place
   white and, over it, the *swapped* number (glyph_lies.swapped) as a stencil image of
   its honest painting: Firefox shows another number, PDFium and poppler the claimed one.
+* :func:`transfer_two_ways`: the badge drawn in a graphics state whose /TR maps every
+  colour to white and whose /TR2 is /Identity.  PDFium and poppler apply /TR2 (which
+  takes the place of /TR), pdf.js ignores /TR2 and applies /TR: Firefox paints the badge
+  white (through an SVG filter, which pdf.js under node does not draw:
+  tests/pdfjs/gstates.mjs shows the map it applies).
 """
 
 from __future__ import annotations
@@ -92,3 +97,27 @@ def empty_box_cover(src: Path, dst: Path, work: Path) -> Path:
         page[NameObject("/Annots")] = annots
 
     return H.rewritten(src, dst, [H.content(src)], edit)
+
+
+def transfer_two_ways(src: Path, dst: Path) -> Path:
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject
+
+    data = H.content(src)
+    a, b = H.badge_line(data)
+    bt, et = data.rindex(b"BT", 0, a), data.index(b"ET", b) + 2
+    content = data[:bt] + b"q /GSTransfer gs " + data[bt:et] + b" Q" + data[et:]
+
+    def edit(wr: Any) -> None:
+        white = DictionaryObject({  # 1 whatever the colour: white
+            NameObject("/FunctionType"): NumberObject(2),
+            NameObject("/Domain"): ArrayObject([FloatObject(0), FloatObject(1)]),
+            NameObject("/C0"): ArrayObject([FloatObject(1)]),
+            NameObject("/C1"): ArrayObject([FloatObject(1)]), NameObject("/N"): FloatObject(1)})
+        gs = DictionaryObject({NameObject("/TR"): wr._add_object(white),
+                               NameObject("/TR2"): NameObject("/Identity")})
+        res = wr.pages[0]["/Resources"]
+        if "/ExtGState" not in res:
+            res[NameObject("/ExtGState")] = DictionaryObject()
+        res["/ExtGState"].get_object()[NameObject("/GSTransfer")] = wr._add_object(gs)
+
+    return H.rewritten(src, dst, [content], edit)

@@ -1,16 +1,17 @@
-"""Annotations one reader's engine draws and the others do not (issue 27, "every reader's
-view"; tests/support/annot_tricks.py).  ``pith-tex verify`` must not say verified (exit 1
+"""What one reader's engine draws and the others do not (issue 27, "every reader's
+view"; tests/support/reader_tricks.py).  ``pith-tex verify`` must not say verified (exit 1
 or 3) when Firefox (pdf.js) shows another number than PDFium and poppler; each test shows
 with the three engines what a reader sees."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
-import annot_tricks as A
+import reader_tricks as A
 import glyph_lies as G
 import hostile_pdfs as H
 from test_py_glyph_lies import (CLAIMED, SWAPPED, V, _apart, badge_status, pdfium_dark,
@@ -42,3 +43,30 @@ def test_an_appearance_with_an_empty_box_is_refused(honest, tmp_path):
     line = next(c for c in doc["files"][0]["checks"] if c["name"] == "print")
     assert line["status"] == "error" and "empty" in line["detail"], line
     assert badge_status(doc) == "ok"  # PDFium and poppler do show the number
+
+
+def pdfjs_gstates(pdf: Path) -> list:
+    """The graphics states pdf.js sets drawing page 1 (tests/pdfjs/gstates.mjs)."""
+    import pdfjs
+
+    assert not pdfjs.missing(), pdfjs.missing()
+    p = subprocess.run(["node", str(pdfjs.HERE / "gstates.mjs"), str(pdf)], capture_output=True,
+                       text=True, timeout=120, cwd=pdfjs.HERE)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout)["gstates"]
+
+
+def test_a_transfer_function_read_two_ways_is_refused(honest, tmp_path):
+    pdf = A.transfer_two_ways(honest, tmp_path / "transfer.pdf")
+    # PDFium and poppler apply /TR2 (the identity): the claimed number, as in the honest
+    # paper; pdf.js applies /TR, a map of every grey to white (Firefox draws it through an
+    # SVG filter; its canvas under node has none, so the map is read from its operators)
+    box = G.badge_box_pdf(honest, CLAIMED)
+    for dark in (pdfium_dark, poppler_dark):
+        assert _apart(dark(pdf, box), dark(honest, box)) < 20, dark.__name__
+    assert pdfjs_gstates(honest) == []
+    assert pdfjs_gstates(pdf) == [["TR", [[255, 255]]]]
+    code, doc = verify(pdf)  # exit 0 before: verified
+    assert code == 3, json.dumps(doc, indent=1)[:3000]
+    line = next(c for c in doc["files"][0]["checks"] if c["name"] == "structure")
+    assert line["status"] == "error" and "/TR2" in line["detail"], line
