@@ -17,6 +17,7 @@ PACKAGES=(
   latexml  # arXiv's HTML view: pith-tex check's html line and its tests
   valgrind  # make bench: instruction counts (deterministic compile cost)
   nodejs  # the tests' pdf.js oracle (tests/pdfjs; pdfjs-dist 5 needs node >= 20.19)
+  fonts-dejavu-core  # a TrueType program the tests' forged fonts are made from
 )
 
 missing=()

@@ -16,14 +16,21 @@ view"), built on a real pith-compiled paper (``hostile_pdfs.paper``)::
   takes the place of /TR), pdf.js ignores /TR2 and applies /TR: Firefox paints the badge
   white (through an SVG filter, which pdf.js under node does not draw:
   tests/pdfjs/gstates.mjs shows the map it applies).
+* :func:`symbol_map_font`: the badge set in a TrueType font (DejaVu Sans Mono, made over
+  with fontTools) flagged symbolic, with /WinAnsiEncoding, whose Unicode (3, 1)
+  character map is the font's own and whose Symbol (3, 0) map draws the *swapped*
+  number's letters.  PDFium and poppler draw through (3, 1): the claimed number; pdf.js
+  draws through (3, 0): Firefox shows the swapped number.  Every engine's text is the
+  claimed one (the codes under /WinAnsiEncoding).
 """
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 from pathlib import Path
-from typing import Any, Tuple
+from typing import Any, Dict, Tuple
 
 import glyph_lies as G
 import hostile_pdfs as H
@@ -121,3 +128,62 @@ def transfer_two_ways(src: Path, dst: Path) -> Path:
         res["/ExtGState"].get_object()[NameObject("/GSTransfer")] = wr._add_object(gs)
 
     return H.rewritten(src, dst, [content], edit)
+
+
+DEJAVU_MONO = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"  # fonts-dejavu-core
+
+
+def _two_maps(swap: Dict[str, str]) -> bytes:
+    """DejaVu Sans Mono with a Unicode (3, 1) map of its own glyphs for ASCII and a
+    Symbol (3, 0) map (codes F020-F07E) that draws *swap*'s letters in their place."""
+    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    font = TTFont(DEJAVU_MONO)
+    own = font.getBestCmap()
+    cmap = newTable("cmap")
+    cmap.tableVersion = 0
+    cmap.tables = []
+    for encoding, base, swapped in ((0, 0xF000, True), (1, 0, False)):
+        sub = CmapSubtable.newSubtable(4)
+        sub.platformID, sub.platEncID, sub.language = 3, encoding, 0
+        sub.cmap = {base + c: own[ord(swap.get(chr(c), chr(c)) if swapped else chr(c))]
+                    for c in range(32, 127)}
+        cmap.tables.append(sub)
+    font["cmap"] = cmap
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def symbol_map_font(src: Path, dst: Path, lie: bool = True) -> Path:
+    """(*lie* False: both maps the font's own, an honest painting in the same font.)"""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
+                               NameObject, NumberObject)
+
+    data, a, b, font, num = G._badge(src)
+    program = _two_maps(G._swap_map(num.decode()) if lie else {})
+    line = re.sub(rb"(/F\d+) ([0-9.]+ Tf)", rb"/FLie \2", data[a:b], count=1)
+
+    def edit(wr: Any) -> None:
+        stream = DecodedStreamObject()
+        stream.set_data(program)
+        stream[NameObject("/Length1")] = NumberObject(len(program))
+        descriptor = DictionaryObject({
+            NameObject("/Type"): NameObject("/FontDescriptor"),
+            NameObject("/FontName"): NameObject("/DejaVuSansMono"),
+            NameObject("/Flags"): NumberObject(4 + 1),  # symbolic, fixed pitch
+            NameObject("/FontBBox"): ArrayObject([NumberObject(v) for v in (-558, -375, 718, 1042)]),
+            NameObject("/ItalicAngle"): NumberObject(0), NameObject("/Ascent"): NumberObject(760),
+            NameObject("/Descent"): NumberObject(-240), NameObject("/CapHeight"): NumberObject(729),
+            NameObject("/StemV"): NumberObject(80), NameObject("/FontFile2"): wr._add_object(stream)})
+        lie = DictionaryObject({
+            NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/TrueType"),
+            NameObject("/BaseFont"): NameObject("/DejaVuSansMono"),
+            NameObject("/FirstChar"): NumberObject(32), NameObject("/LastChar"): NumberObject(126),
+            NameObject("/Widths"): ArrayObject([NumberObject(602)] * 95),
+            NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+            NameObject("/FontDescriptor"): wr._add_object(descriptor)})
+        wr.pages[0]["/Resources"]["/Font"].get_object()[NameObject("/FLie")] = wr._add_object(lie)
+
+    return H.rewritten(src, dst, [data[:a] + line + data[b:]], edit)

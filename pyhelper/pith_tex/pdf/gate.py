@@ -553,37 +553,24 @@ def _streams_of(resources: Any) -> Iterator[Tuple[str, Any, Any]]:
                 yield "glyph %s of font %s" % (glyph, name), proc, font.get("/Resources")
 
 
-_NO_TRANSFER = (None, "/Identity", "/Default")
+def _resource_refusals(resources: Any, found: List[str]) -> None:
+    """The graphics states and fonts of *resources* that readers draw two ways
+    (:mod:`pith_tex.pdf.twoways`)."""
+    from .twoways import font_two_ways, state_two_ways
 
-
-def _same_transfer(tr: Any, tr2: Any) -> bool:
-    """Whether the transfer functions /TR and /TR2 of one graphics state are the same."""
-    if tr in _NO_TRANSFER and tr2 in _NO_TRANSFER:
-        return True
-    if _key(tr)[0] is not None and _key(tr) == _key(tr2):
-        return True
-    return tr is not None and tr2 is not None and tr.get_object() == tr2.get_object()
-
-
-def _transfer_refusals(resources: Any, found: List[str]) -> None:
-    """A graphics state of *resources* whose /TR2 is not its /TR: PDFium and poppler
-    apply /TR2 in place of /TR, pdf.js (Firefox) ignores /TR2 and applies /TR (a map of
-    every colour to white hid the badge in Firefox alone)."""
-    for name, ref in dict_of(dict_of(resources).get("/ExtGState")).items():
-        state = dict_of(ref)
-        if "/TR2" in state and not _same_transfer(state.get("/TR"), state.get("/TR2")):
-            found.append("the graphics state %s on page 1 sets a transfer function /TR2 "
-                         "other than its /TR: PDFium and poppler apply /TR2, Firefox "
-                         "(pdf.js) /TR, so the colours drawn there differ between readers (remove /TR2, or make it /TR)"
-                         % name[:40])
+    for key, check in (("/ExtGState", state_two_ways), ("/Font", font_two_ways)):
+        for name, ref in list(dict_of(dict_of(resources).get(key)).items())[:MAX_STREAMS]:
+            why = check(dict_of(ref))
+            if why is not None:
+                found.append("%s %s on page 1 %s" % (why[0], name[:40], why[1]))
 
 
 def _drawn_refusals(resources: Any, budget: _Budget, found: List[str], depth: int = 0) -> None:
     """The inline images and content arrays of everything *resources* can draw, and
-    their graphics states read two ways."""
+    their graphics states and fonts read two ways."""
     if depth > MAX_DEPTH:
         raise _Refused("page 1's forms are nested more than %d deep" % MAX_DEPTH)
-    _transfer_refusals(resources, found)
+    _resource_refusals(resources, found)
     for what, ref, own in _streams_of(resources):
         if not budget.first_visit(ref):
             continue

@@ -70,3 +70,24 @@ def test_a_transfer_function_read_two_ways_is_refused(honest, tmp_path):
     assert code == 3, json.dumps(doc, indent=1)[:3000]
     line = next(c for c in doc["files"][0]["checks"] if c["name"] == "structure")
     assert line["status"] == "error" and "/TR2" in line["detail"], line
+
+
+def test_a_font_with_two_character_maps_is_refused(honest, tmp_path):
+    pdf = A.symbol_map_font(honest, tmp_path / "two-maps.pdf")
+    for text in (pdfium_text(pdf), poppler_text(pdf)):
+        assert CLAIMED in text and SWAPPED not in text
+    # the same font, both maps its own: the claimed number's and the swapped number's
+    # honest paintings
+    claimed = A.symbol_map_font(honest, tmp_path / "claimed.pdf", lie=False)
+    swapped = A.symbol_map_font(G.painted_swapped(honest, tmp_path / "swapped-src.pdf"),
+                                tmp_path / "swapped.pdf", lie=False)
+    box = G.badge_box_pdf(pdf, CLAIMED)
+    for dark, shows in ((pdfium_dark, claimed), (poppler_dark, claimed), (pdfjs_dark, swapped)):
+        seen, want = dark(pdf, box), dark(shows, box)
+        other = dark(swapped if shows is claimed else claimed, box)
+        assert len(seen) > 100
+        assert _apart(seen, want) * 3 < _apart(seen, other), dark.__name__
+    code, doc = verify(pdf)  # exit 0 before: verified (the badge only partly linked)
+    assert code == 3, json.dumps(doc, indent=1)[:3000]
+    line = next(c for c in doc["files"][0]["checks"] if c["name"] == "structure")
+    assert line["status"] == "error" and "Symbol map" in line["detail"], line
