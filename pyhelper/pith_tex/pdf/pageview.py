@@ -393,8 +393,11 @@ def _paints(raw, page, textpage, kept, part, measure: Sequence[Box], width: floa
     def covered(c) -> bool:
         if among_part and not c[1].isalnum():
             return False
-        core = _core(tight(c[0]))
+        own = tight(c[0])
+        core = _core(own)
+        # (the characters of one ligature glyph, "fi" read as f and i, have its box each)
         return any(i != c[0] and _overlaps(o, core) and not (among_part and ch == c[1])
+                   and not (abs(i - c[0]) <= 2 and o == own)
                    for r in range(int(core[1] // 8), int(core[3] // 8) + 1)
                    for i, ch, o in rows.get(r, ()))
 

@@ -1,4 +1,5 @@
-"""Honest titles with accents in TeX's OT1 encoding (issue 27, item 5: no false FAIL).
+"""Honest titles whose letters are drawn otherwise than one glyph each (issue 27, item 5:
+no false FAIL): accents in TeX's OT1 encoding, and ligatures.
 
 Without ``\\usepackage[T1]{fontenc}`` (most arXiv papers), ``\\`{a}`` or ``\\"o`` is two
 glyphs, the letter and a spacing accent drawn over it: PDFium's text reads ``a`` and
@@ -6,7 +7,12 @@ glyphs, the letter and a spacing accent drawn over it: PDFium's text reads ``a``
 "KAM a` la R" with the record's "KAM \\`{a} la R" and said *different* (exit 1) on the
 paper's own PDF.  Real fetch (a mirror on disk), real pdflatex and latex+dvips, real
 engines; each test shows with PDFium and poppler that the accent is its own glyph on the
-letter."""
+letter.
+
+A ligature (``fi`` in "scientific", ``ffi``, ``fl``) is one glyph that PDFium reads as two
+or three characters with the glyph's box each: the ink test took each for a letter drawn
+over another (two texts set one on the other) and left them out, and verify read
+"scienti c" (exit 1) on the paper's own PDF, on every route."""
 
 from __future__ import annotations
 
@@ -49,7 +55,7 @@ def pith_tex(*args: Any, cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
-def built(tmp: Path, v: Dict[str, Any], route: str) -> Path:
+def built(tmp: Path, v: Dict[str, Any], route: str, preamble: str = "") -> Path:
     """The paper of *v* (its title as the record has it, OT1), fetched and compiled."""
     mirror = tmp / "mirror"
     recorded.write_mirror(str(mirror), [v])
@@ -58,9 +64,9 @@ def built(tmp: Path, v: Dict[str, Any], route: str) -> Path:
     shutil.copy(texbuild.STY, d / "pith.sty")
     r = pith_tex("fetch", "--offline", "--resolver", mirror, v["number"], cwd=d)
     assert r.returncode == 0, r.stdout + r.stderr
-    src = ("\\documentclass{article}\n\\usepackage{pith}\n\\pithnumber{%s}\n\\title{%s}\n"
+    src = ("\\documentclass{article}\n%s\\usepackage{pith}\n\\pithnumber{%s}\n\\title{%s}\n"
            "\\author{A. Author}\n\\begin{document}\n\\maketitle\nText.\n\\end{document}\n"
-           % (v["number"], v["title"]))
+           % (preamble, v["number"], v["title"]))
     b = texbuild.compile_tex(d, src, route, include=(d / "pith-number.tex").read_text())
     assert b.ok, b.describe()
     return b.pdf
@@ -106,3 +112,34 @@ def test_every_ot1_accent(tmp_path: Path) -> None:
     t = title_line(pdf)
     assert t["rc"] == 0 and t["status"] == "ok", t
     assert t["detail"].startswith("same: "), t
+
+
+#: Every ligature of TeX's text fonts, once.
+LIGATURES = "Efficient Offline Workflows for Affine Flows in Scientific Shuffles"
+T1 = "\\usepackage[T1]{fontenc}\\usepackage{lmodern}\n"
+
+
+@pytest.mark.parametrize("route,preamble", [("pdflatex", ""), ("dvips", ""), ("pdflatex", T1),
+                                            ("xelatex", "")], ids=["ot1", "dvips", "t1", "xelatex"])
+def test_ligatures_are_their_letters(tmp_path: Path, route: str, preamble: str) -> None:
+    pdf = built(tmp_path, titled(KAM, LIGATURES), route, preamble)
+    t = title_line(pdf)
+    assert t["rc"] == 0 and t["status"] == "ok", t  # exit 1 before: "Effi cient" and such
+    assert t["detail"].startswith("same: page 1's title is the record's title '%s'"
+                                  % LIGATURES), t
+
+
+def test_pdfium_reads_a_ligature_as_letters_with_one_box(tmp_path: Path) -> None:
+    # what the fix rests on: PDFium's characters of the fi glyph of "Scientific"
+    import pypdfium2 as pdfium
+
+    pdf = built(tmp_path, titled(KAM, LIGATURES), "pdflatex")
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        tp = doc[0].get_textpage()
+        text = tp.get_text_range()
+        k = text.index("Scientific") + len("Scienti")
+        assert text[k:k + 2] == "fi", text
+        assert tp.get_charbox(k) == tp.get_charbox(k + 1)
+    finally:
+        doc.close()
