@@ -317,10 +317,13 @@ def _composed(line: Sequence[Piece]) -> List[Piece]:
 def _once(line: Sequence[Piece]) -> List[Piece]:
     """*line* (sorted across) with a piece drawn again over itself left out: the same
     text over half its box or more (a shadow, a poor man's bold) is read once.  The letters
-    of one ligature glyph ("ffi" read as f, f, i, each with the glyph's box) are kept."""
+    of one ligature glyph ("ffi" read as f, f, i, each with exactly the glyph's box: "ff"
+    too, which no shadow or bold is, drawn offset) are kept."""
     kept: List[Piece] = []
     for k, p in enumerate(line):
-        ligature = any(q.box == p.box and q.text != p.text for q in line[max(0, k - 2):k + 3])
+        ligature = len(p.text) == 1 and any(
+            j != k and q.box == p.box and len(q.text) == 1
+            for j, q in enumerate(line[max(0, k - 2):k + 3], max(0, k - 2)))
         if ligature or not any(q.text == p.text and _shared(p.box, q.box) for q in kept[-4:]):
             kept.append(p)
     return kept

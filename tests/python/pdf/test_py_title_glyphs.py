@@ -115,7 +115,7 @@ def test_every_ot1_accent(tmp_path: Path) -> None:
 
 
 #: Every ligature of TeX's text fonts, once.
-LIGATURES = "Efficient Offline Workflows for Affine Flows in Scientific Shuffles"
+LIGATURES = "Efficient Offline Workflows for Affine Flows in Scientific Shuffles of Birkhoff"
 T1 = "\\usepackage[T1]{fontenc}\\usepackage{lmodern}\n"
 
 
