@@ -21,7 +21,9 @@ view"), built on a real pith-compiled paper (``hostile_pdfs.paper``)::
   character map is the font's own and whose Symbol (3, 0) map draws the *swapped*
   number's letters.  PDFium and poppler draw through (3, 1): the claimed number; pdf.js
   draws through (3, 0): Firefox shows the swapped number.  Every engine's text is the
-  claimed one (the codes under /WinAnsiEncoding).
+  claimed one (the codes under /WinAnsiEncoding).  Not symbolic and without an
+  /Encoding, a (0, 3) map drawing the swapped letters beside an honest (3, 0) map: the
+  other way round, the same sight.
 """
 
 from __future__ import annotations
@@ -133,9 +135,11 @@ def transfer_two_ways(src: Path, dst: Path) -> Path:
 DEJAVU_MONO = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"  # fonts-dejavu-core
 
 
-def _two_maps(swap: Dict[str, str]) -> bytes:
+def _two_maps(swap: Dict[str, str], symbolic: bool = True) -> bytes:
     """DejaVu Sans Mono with a Unicode (3, 1) map of its own glyphs for ASCII and a
-    Symbol (3, 0) map (codes F020-F07E) that draws *swap*'s letters in their place."""
+    Symbol (3, 0) map (codes F020-F07E) that draws *swap*'s letters in their place
+    (*symbolic* False: a Unicode map of the Unicode platform (0, 3) draws them, the
+    Symbol map the font's own)."""
     from fontTools.ttLib import TTFont, newTable
     from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 
@@ -144,9 +148,11 @@ def _two_maps(swap: Dict[str, str]) -> bytes:
     cmap = newTable("cmap")
     cmap.tableVersion = 0
     cmap.tables = []
-    for encoding, base, swapped in ((0, 0xF000, True), (1, 0, False)):
+    maps = ((3, 0, 0xF000, True), (3, 1, 0, False)) if symbolic else (
+        (0, 3, 0, True), (3, 0, 0xF000, False))
+    for platform, encoding, base, swapped in maps:
         sub = CmapSubtable.newSubtable(4)
-        sub.platformID, sub.platEncID, sub.language = 3, encoding, 0
+        sub.platformID, sub.platEncID, sub.language = platform, encoding, 0
         sub.cmap = {base + c: own[ord(swap.get(chr(c), chr(c)) if swapped else chr(c))]
                     for c in range(32, 127)}
         cmap.tables.append(sub)
@@ -156,13 +162,15 @@ def _two_maps(swap: Dict[str, str]) -> bytes:
     return out.getvalue()
 
 
-def symbol_map_font(src: Path, dst: Path, lie: bool = True) -> Path:
-    """(*lie* False: both maps the font's own, an honest painting in the same font.)"""
+def symbol_map_font(src: Path, dst: Path, lie: bool = True, symbolic: bool = True) -> Path:
+    """(*lie* False: both maps the font's own, an honest painting in the same font;
+    *symbolic* False: the font not flagged symbolic and without an /Encoding, the
+    swapped letters in a (0, 3) map, which pdf.js takes and PDFium and poppler do not.)"""
     from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject,
                                NameObject, NumberObject)
 
     data, a, b, font, num = G._badge(src)
-    program = _two_maps(G._swap_map(num.decode()) if lie else {})
+    program = _two_maps(G._swap_map(num.decode()) if lie else {}, symbolic)
     line = re.sub(rb"(/F\d+) ([0-9.]+ Tf)", rb"/FLie \2", data[a:b], count=1)
 
     def edit(wr: Any) -> None:
@@ -172,7 +180,7 @@ def symbol_map_font(src: Path, dst: Path, lie: bool = True) -> Path:
         descriptor = DictionaryObject({
             NameObject("/Type"): NameObject("/FontDescriptor"),
             NameObject("/FontName"): NameObject("/DejaVuSansMono"),
-            NameObject("/Flags"): NumberObject(4 + 1),  # symbolic, fixed pitch
+            NameObject("/Flags"): NumberObject((4 if symbolic else 32) + 1),  # fixed pitch
             NameObject("/FontBBox"): ArrayObject([NumberObject(v) for v in (-558, -375, 718, 1042)]),
             NameObject("/ItalicAngle"): NumberObject(0), NameObject("/Ascent"): NumberObject(760),
             NameObject("/Descent"): NumberObject(-240), NameObject("/CapHeight"): NumberObject(729),
@@ -182,8 +190,9 @@ def symbol_map_font(src: Path, dst: Path, lie: bool = True) -> Path:
             NameObject("/BaseFont"): NameObject("/DejaVuSansMono"),
             NameObject("/FirstChar"): NumberObject(32), NameObject("/LastChar"): NumberObject(126),
             NameObject("/Widths"): ArrayObject([NumberObject(602)] * 95),
-            NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
             NameObject("/FontDescriptor"): wr._add_object(descriptor)})
+        if symbolic:
+            lie[NameObject("/Encoding")] = NameObject("/WinAnsiEncoding")
         wr.pages[0]["/Resources"]["/Font"].get_object()[NameObject("/FLie")] = wr._add_object(lie)
 
     return H.rewritten(src, dst, [data[:a] + line + data[b:]], edit)

@@ -89,7 +89,8 @@ def _subtable(data: bytes, at: int, wanted: List[int]) -> Cmap:
 
 def microsoft_cmaps(program: bytes, wanted: Dict[int, List[int]]) -> Dict[Tuple[int, int], Cmap]:
     """The glyphs of the codes *wanted* of each (3, encoding) subtable of the TrueType
-    *program* (keys of *wanted*: 0 Symbol, 1 Unicode) that it has."""
+    *program* (keys of *wanted*: 0 Symbol, 1 Unicode, the first Unicode map of either
+    platform) that it has."""
     tables = _u16(program, 4)
     cmap = None
     for k in range(min(tables, 256)):
@@ -100,6 +101,8 @@ def microsoft_cmaps(program: bytes, wanted: Dict[int, List[int]]) -> Dict[Tuple[
     out: Dict[Tuple[int, int], Cmap] = {}
     for k in range(min(_u16(program, cmap + 2), 64)):
         platform, encoding = _u16(program, cmap + 4 + 8 * k), _u16(program, cmap + 6 + 8 * k)
+        if platform == 0:  # a Unicode map of the Unicode platform: read as (3, 1) is
+            platform, encoding = 3, 1
         if platform == 3 and encoding in wanted and (3, encoding) not in out:
             out[(3, encoding)] = _subtable(program, cmap + _u32(program, cmap + 8 + 8 * k),
                                            wanted[encoding])

@@ -4,10 +4,9 @@ other reader sees.
 
 * a transfer function /TR2 other than /TR: PDFium and poppler apply /TR2 (it takes the
   place of /TR), pdf.js (Firefox) ignores /TR2 and applies /TR;
-* a simple TrueType font flagged symbolic, with an /Encoding, whose program's Symbol
-  (3, 0) and Unicode (3, 1) character maps give one code two glyphs
-  (:mod:`pith_tex.pdf.truetype`): PDFium and poppler draw the (3, 1) glyph, pdf.js the
-  (3, 0) one.
+* a simple TrueType font whose program's Symbol (3, 0) and Unicode character maps give
+  one code two glyphs (:mod:`pith_tex.pdf.truetype`): PDFium and poppler choose one map,
+  pdf.js the other, as the font's flags and /Encoding go.
 
 Each check takes a dictionary (resolved) and gives (what it is, why) or None.
 """
@@ -77,14 +76,14 @@ def _characters(encoding: Any) -> Dict[int, Optional[str]]:
 
 def font_two_ways(font: Dict[Any, Any]) -> Optional[Tuple[str, str]]:
     """Why the simple font dictionary *font* is drawn with other glyphs by PDFium and
-    poppler than by pdf.js: a TrueType font flagged symbolic, with an /Encoding, whose
-    program gives a code one glyph through (3, 1) and another through (3, 0); None
-    otherwise (or when its program cannot be read: the engines read it no better)."""
+    poppler than by pdf.js: a TrueType font whose program gives a code one glyph
+    through a Unicode map and another through its Symbol map (3, 0): which one draws
+    depends on the reader (flagged symbolic with an /Encoding, PDFium and poppler take
+    (3, 1), pdf.js (3, 0); not symbolic, without one, the other way round with a map of
+    the Unicode platform); None otherwise (or when its program cannot be read: the
+    engines read it no better)."""
     descriptor = dict_of(font.get("/FontDescriptor"))
-    flags = descriptor.get("/Flags", 0)
-    if (font.get("/Subtype") != "/TrueType" or font.get("/Encoding") is None
-            or not isinstance(flags, int) or not flags & 4
-            or descriptor.get("/FontFile2") is None):
+    if font.get("/Subtype") != "/TrueType" or descriptor.get("/FontFile2") is None:
         return None
     try:
         code = truetype.symbol_differs(descriptor["/FontFile2"].get_object().get_data(),
@@ -94,6 +93,6 @@ def font_two_ways(font: Dict[Any, Any]) -> Optional[Tuple[str, str]]:
     if code is None:
         return None
     return ("the font", "draws code %d with one glyph through its Unicode character map "
-                        "and another through its Symbol map: PDFium and poppler use the "
-                        "first, Firefox (pdf.js) the second, so readers see other characters "
+                        "and another through its Symbol map: PDFium and poppler draw "
+                        "one, Firefox (pdf.js) the other, so readers see other characters "
                         "(embed the font with one map)" % code)

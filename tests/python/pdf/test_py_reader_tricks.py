@@ -72,15 +72,16 @@ def test_a_transfer_function_read_two_ways_is_refused(honest, tmp_path):
     assert line["status"] == "error" and "/TR2" in line["detail"], line
 
 
-def test_a_font_with_two_character_maps_is_refused(honest, tmp_path):
-    pdf = A.symbol_map_font(honest, tmp_path / "two-maps.pdf")
+@pytest.mark.parametrize("symbolic", [True, False], ids=["symbolic", "not-symbolic"])
+def test_a_font_with_two_character_maps_is_refused(honest, tmp_path, symbolic):
+    pdf = A.symbol_map_font(honest, tmp_path / "two-maps.pdf", symbolic=symbolic)
     for text in (pdfium_text(pdf), poppler_text(pdf)):
         assert CLAIMED in text and SWAPPED not in text
     # the same font, both maps its own: the claimed number's and the swapped number's
     # honest paintings
-    claimed = A.symbol_map_font(honest, tmp_path / "claimed.pdf", lie=False)
+    claimed = A.symbol_map_font(honest, tmp_path / "claimed.pdf", lie=False, symbolic=symbolic)
     swapped = A.symbol_map_font(G.painted_swapped(honest, tmp_path / "swapped-src.pdf"),
-                                tmp_path / "swapped.pdf", lie=False)
+                                tmp_path / "swapped.pdf", lie=False, symbolic=symbolic)
     box = G.badge_box_pdf(pdf, CLAIMED)
     for dark, shows in ((pdfium_dark, claimed), (poppler_dark, claimed), (pdfjs_dark, swapped)):
         seen, want = dark(pdf, box), dark(shows, box)
