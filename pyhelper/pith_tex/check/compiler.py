@@ -12,6 +12,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..include.discover import read_tex
 from .bounded import OUTPUT_CAP, run_limited
+from .figures import eps_boxes_said, eps_drawn_as_boxes
 from .upload import Recorded, merged, read_fls
 
 ROUTES = ("pdflatex", "dvips", "xelatex")
@@ -194,6 +195,11 @@ def compile_paper(paper: str, main: str, route: str,
     if not os.path.exists(pdf):
         return Compiled(Check("compile", FAIL, "%s: no %s.pdf was made" % (steps, job)), None,
                         [], log, recorded)
+    boxes = [] if route != "pdflatex" or recorded is None else eps_drawn_as_boxes(
+        recorded, paper)
+    if boxes:  # no error, yet the figures are missing from the PDF arXiv would make
+        return Compiled(Check("compile", FAIL, "%s: compiles, %s" % (
+            steps, eps_boxes_said(boxes))), pdf, [], log, recorded)
     if rerun:
         return Compiled(Check("compile", WARN, "%s: compiles, but the log still asks for a "
                               "rerun after %d runs (arXiv stops there)" % (steps, MAX_RUNS)),

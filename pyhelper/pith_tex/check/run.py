@@ -176,7 +176,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
                 outside = outside_reads(compiled.recorded, paper,
                                         tex_roots() + [made_fonts(os.path.dirname(paper))])
             paths = check_paths(directory, outside, main_name)
-            if paths.status == OK and compiled.check.status == FAIL:
+            if paths.status == OK and compiled.pdf is None and compiled.check.status == FAIL:
                 # The files the compile would have read after it stopped were not seen.
                 paths = Check("paths", WARN, "not checked in full: every file the paper "
                               "names is inside the upload, but the compile stopped before "
