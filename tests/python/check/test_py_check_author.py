@@ -82,3 +82,31 @@ def test_eps_figure_with_its_converted_pdf_is_no_box(paper: Path) -> None:
     r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-no-shell-escape",
                         "main.tex"], cwd=paper, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and blue_pixels(paper / "main.pdf") > 1000, r.stdout[-2000:]
+
+
+def cites_with_bibtex(d: Path) -> None:
+    (d / "refs.bib").write_text("@book{knuth, author={Donald Knuth}, title={The TeXbook}, "
+                                "year={1984}, publisher={Addison-Wesley}}\n", encoding="ascii")
+    main = d / "main.tex"
+    main.write_text(main.read_text(encoding="utf-8").replace(
+        "\\end{document}", "See \\cite{knuth}.\n\\bibliographystyle{plain}\n"
+        "\\bibliography{refs}\n\\end{document}"), encoding="utf-8")
+
+
+def test_bbl_in_latexmk_out_dir_is_named(paper: Path) -> None:
+    """A REVTeX template's .latexmkrc sets ``$out_dir = 'out'``: latexmk ran BibTeX and
+    left out/main.bbl.  "run bibtex main and upload main.bbl" sent the author to do again
+    what was done; the line names out/main.bbl and says to copy it beside main.tex."""
+    cites_with_bibtex(paper)
+    (paper / ".latexmkrc").write_text("$pdf_mode = 1;\n$out_dir = 'out';\n", encoding="ascii")
+    r = subprocess.run(["latexmk", "-interaction=nonstopmode", "main.tex"], cwd=paper,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert (paper / "out" / "main.bbl").is_file() and not (paper / "main.bbl").exists()
+    code, doc, _ = check(paper, "--html", "off")
+    assert code == 1 and statuses(doc)["citations"] == "fail", doc
+    said = detail(doc, "citations")
+    assert "out/main.bbl" in said and "run bibtex" not in said, said
+    (paper / "main.bbl").write_bytes((paper / "out" / "main.bbl").read_bytes())  # the way on
+    code, doc, _ = check(paper, "--html", "off")
+    assert code == 0 and statuses(doc)["citations"] == "ok", doc
