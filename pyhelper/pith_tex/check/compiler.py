@@ -310,7 +310,21 @@ def missing_file_hint(paper: str, first: str, route: str) -> Optional[str]:
             return ("this machine has %s at %s (your TEXMFHOME or TEXINPUTS), which arXiv "
                     "does not have: copy it beside the main file and upload it"
                     % (cand, where))
-    return None
+    return _nowhere_hint(base, ext)
+
+
+def _nowhere_hint(base: str, ext: str) -> Optional[str]:
+    """A package or class in neither the upload nor this machine's TeX: Debian and Ubuntu
+    split TeX Live into packages (siunitx is in texlive-science, biblatex in
+    texlive-bibtex-extra), so a paper arXiv's full TeX Live compiles stops here.  Both
+    causes, and the way on from each."""
+    if ext.lower() not in (".sty", ".cls"):
+        return None
+    return ("%s is in neither the upload nor this machine's TeX: if it is your own file, "
+            "put it beside the main file and upload it; if it is part of TeX Live (arXiv's "
+            "TeX Live is a full one), install it here and check again (Debian/Ubuntu: "
+            "apt-file search %s names the texlive-* package; TeX Live: tlmgr search --global "
+            "--file %s; MiKTeX installs it on the fly)" % (base, base, base))
 
 
 def engine_and_env(route: str, paper: str) -> Optional[Tuple[str, Dict[str, str]]]:

@@ -110,3 +110,28 @@ def test_bbl_in_latexmk_out_dir_is_named(paper: Path) -> None:
     (paper / "main.bbl").write_bytes((paper / "out" / "main.bbl").read_bytes())  # the way on
     code, doc, _ = check(paper, "--html", "off")
     assert code == 0 and statuses(doc)["citations"] == "ok", doc
+
+
+def test_a_package_this_machine_lacks_names_both_ways_on(paper: Path) -> None:
+    """Debian's texlive-latex-extra has no siunitx (texlive-science) nor biblatex
+    (texlive-bibtex-extra): a real thesis template stopped with "File `siunitx.sty' not
+    found" and TeX's context, and nothing on what to do.  A package found neither in the
+    upload nor in this machine's TeX (a name no TeX has, here) gets both ways on."""
+    add_to_preamble(paper, "\\usepackage{pithauthornosuchpackage}")
+    code, doc, _ = check(paper, "--html", "off")
+    assert code == 1 and statuses(doc)["compile"] == "fail", doc
+    said = detail(doc, "compile")
+    assert "pithauthornosuchpackage.sty' not found" in said, said
+    assert "beside the main file" in said and "apt-file search pithauthornosuchpackage.sty" \
+        in said and "tlmgr" in said, said
+
+
+def test_a_missing_input_of_the_paper_is_not_sent_to_tex_live(paper: Path) -> None:
+    """A section file the author forgot is no TeX Live package: no advice to install."""
+    main = paper / "main.tex"
+    main.write_text(main.read_text(encoding="utf-8").replace(
+        "\\end{document}", "\\input{sections/forgotten}\n\\end{document}"), encoding="utf-8")
+    code, doc, _ = check(paper, "--html", "off")
+    assert code == 1 and statuses(doc)["compile"] == "fail", doc
+    said = detail(doc, "compile")
+    assert "forgotten" in said and "apt-file" not in said, said
