@@ -335,7 +335,7 @@ def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any]
     if found is None and not has_document(paper_dir, main):
         return title_check(None, canon, title, "%s has no \\begin{document}" % main), False, None
     if found is None:
-        return _no_title(main, title, accept_title), accept_title, None
+        return _no_title(paper_dir, main, title, accept_title), accept_title, None
     raw = _likeliest(found, title, canon)
     where = "%s's %s" % (found.file, found.what)
     differs = compare(raw, title, canon).kind == DIFFERENT
@@ -355,24 +355,33 @@ def _likeliest(found: Any, title: Optional[str], canon: Optional[str]) -> str:
     return str(found.raw)
 
 
-def _no_title(main: str, title: Optional[str], accept_title: bool) -> Any:
+def _no_title(paper_dir: str, main: str, title: Optional[str], accept_title: bool) -> Any:
     """fetch's ``title`` line when the source has no title in a form it reads: a FAIL
     with the ways on (nothing binds the number to this paper), or, after
     ``--accept-title``, a WARN: check and verify compare the compiled page 1."""
     from ..checks import Check, FAIL, WARN
     from ..title.compare import shown
-    from ..title.source import NOT_FOUND
+    from ..title.source import NOT_FOUND, inputs_missing
 
     theirs = " %s" % shown(title) if title is not None else " known by its hash only"
+    why = NOT_FOUND % main
+    missing = inputs_missing(paper_dir, main)
+    if missing and not accept_title:
+        return Check("title", FAIL, "not found: %s inputs %s, which %s not beside it, and %s: "
+                     "put the whole paper beside it (Overleaf: Menu, Download, Source, then "
+                     "unpack it) and run pith-tex fetch again" % (
+                         main, ", ".join(missing[:5]) + (" and %d more" % (len(missing) - 5)
+                                                         if len(missing) > 5 else ""),
+                         "is" if len(missing) == 1 else "are", why))
     if accept_title:
         return Check("title", WARN, "not compared: %s; written as --accept-title asks: "
                      "check and verify compare the title page 1 of the compiled PDF shows "
-                     "with the record's title%s" % (NOT_FOUND % main, theirs))
+                     "with the record's title%s" % (why, theirs))
     return Check("title", FAIL, "not found: %s, so nothing here says the number is this "
                  "paper's (the record's title is%s): put the title in \\title{...}, or, if "
                  "the number is this paper's, run pith-tex fetch --accept-title (check and "
                  "verify then compare the title page 1 of the compiled PDF shows)"
-                 % (NOT_FOUND % main, theirs))
+                 % (why, theirs))
 
 
 @main.command(short_help=SUMMARIES["citations"], epilog=EPILOGS["citations"])
