@@ -30,8 +30,9 @@ def echo(text: str, err: bool = False) -> None:
     stream.flush()
 
 
-def run_guarded(body: Callable[[], int]) -> NoReturn:
-    """Run a command body; map its exit code and errors to the process exit status."""
+def run_guarded(body: Callable[[], int], debug: bool = False) -> NoReturn:
+    """Run a command body; map its exit code and errors to the process exit status.
+    *debug* (PITH_TEX_DEBUG, read by the command line): an internal error's traceback."""
     from .errors import PithError
 
     for stream in (sys.stdout, sys.stderr):  # never die on a terminal that is not UTF-8
@@ -61,7 +62,7 @@ def run_guarded(body: Callable[[], int]) -> NoReturn:
         if click_mod is not None and isinstance(
                 e, (click_mod.exceptions.Exit, click_mod.ClickException)):
             raise
-        if os.environ.get("PITH_TEX_DEBUG"):
+        if debug:
             raise
         echo("error: internal error (%s: %s); please report it, "
              "PITH_TEX_DEBUG=1 shows the traceback" % (type(e).__name__, e), err=True)

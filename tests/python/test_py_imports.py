@@ -26,7 +26,7 @@ PKG = ROOT / "pyhelper" / "pith_tex"
 
 #: The packages, top first: a module may import from its own package, from a package
 #: below its own, and from the bottom modules (``""``: the top of ``pith_tex``).
-ORDER = ["cli", "check", "verify", "citations", "pdf", "title", "include", "resolver",
+ORDER = ["cli", "fetch", "check", "verify", "citations", "pdf", "title", "include", "resolver",
          "record", ""]
 
 

@@ -121,7 +121,8 @@ class _Main:
                 from .verify import verify_command
 
                 paths, require_signature, as_json = plain
-                run_guarded(lambda: verify_command(paths, require_signature, as_json))
+                run_guarded(lambda: verify_command(paths, require_signature, as_json),
+                            debug=bool(os.environ.get("PITH_TEX_DEBUG")))
         return _click_main().main(args, prog_name, standalone_mode=standalone_mode, **extra)
 
     def __getattr__(self, name: str) -> Any:  # everything else is the click group's
