@@ -70,7 +70,13 @@ def title_line(tree: SourceTree, main: MainFile, rec_data: Any, record: Dict[str
     canon = record.get("metadata", {}).get("title_canon_sha256")
     canon = canon if isinstance(canon, str) else None
     if found is None and not has_document(tree.directory, main, tree.text):
-        return title_check(None, canon, title, "%s has no \\begin{document}" % main), False, None
+        missing = inputs_missing(tree.directory, main, tree.text)
+        return title_check(None, canon, title, "%s has no \\begin{document}%s" % (
+            main, "" if not missing else " in it or the files it inputs here; it inputs "
+            "%s, which %s not beside it: put the whole paper beside it (Overleaf: Menu, "
+            "Download, Source, then unpack it)" % (", ".join(missing[:5]),
+                                                   "is" if len(missing) == 1 else "are"))
+            ), False, None
     if found is None:
         return _no_title(tree, main, title, accept_title), accept_title, None
     raw = _likeliest(found, title, canon)

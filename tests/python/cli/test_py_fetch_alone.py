@@ -45,3 +45,16 @@ def test_a_main_file_alone_names_the_inputs_that_hold_its_title(tmp_path: Path) 
         "\\title{%s}\n\\author{A. Author}\n" % TITLE, encoding="utf-8")
     r = fetch(d)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_main_file_alone_whose_body_is_an_input_names_it(tmp_path: Path) -> None:
+    """The document itself in ``\\input{body}`` (not there): fetch's "main.tex has no
+    \\begin{document}" now names the input and the way on."""
+    d = tmp_path / "alone"
+    d.mkdir()
+    (d / "main.tex").write_text("\\documentclass{article}\n\\usepackage{pith}\n"
+                                "\\pithnumber{%s}\n\\input{body}\n" % N, encoding="utf-8")
+    r = fetch(d)
+    (line,) = [ln for ln in r.stdout.splitlines() if ln.startswith(("WARN  title",
+                                                                      "FAIL  title"))]
+    assert "inputs body, which is not beside it" in line and "Download, Source" in line, line
