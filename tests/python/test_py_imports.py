@@ -26,8 +26,8 @@ PKG = ROOT / "pyhelper" / "pith_tex"
 
 #: The packages, top first: a module may import from its own package, from a package
 #: below its own, and from the bottom modules (``""``: the top of ``pith_tex``).
-ORDER = ["cli", "fetch", "check", "verify", "citations", "pdf", "title", "include", "resolver",
-         "record", ""]
+ORDER = ["cli", "scale", "fetch", "check", "verify", "citations", "pdf", "title", "include",
+         "resolver", "record", ""]
 
 
 def _type_checking_only(node: ast.If) -> bool:

@@ -131,15 +131,30 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N",
+              help="Worker processes for directories and tar archives [default: the CPUs; "
+                   "a directory starts one for every 8 PDFs or 4,000 other files].")
+@click.option("--resume", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Tar archives with --json: skip the members whose lines FILE (the JSON "
+                   "Lines of an earlier run) already holds; append to it with >> FILE.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="Verify the tar archives on a Dask cluster (pip install "
+                   "'pith-tex[scale]'); the workers must read the archives' paths.")
 @_guard
-def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> int:
-    """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs and
-    directories, offline.
+def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool,
+           jobs: Optional[int], resume: Optional[str], scheduler: Optional[str]) -> int:
+    """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs,
+    directories and tar archives of PDFs, offline.
 
     A directory is searched recursively for *.json files; it is reported with one line
-    per file and a summary.
+    per file and a summary.  A tar archive (.tar, .tar.gz) is streamed, never extracted:
+    one line per PDF member, written as each is decided.
     """
-    return verify_command(paths, require_signature, as_json)
+    if scheduler is not None:
+        from ..scale.command import scheduler_command
+
+        return scheduler_command(scheduler, paths, require_signature, as_json, resume)
+    return verify_command(paths, require_signature, as_json, jobs, resume)
 
 
 @main.command(short_help=SUMMARIES["check"], epilog=EPILOGS["check"])
