@@ -169,7 +169,7 @@ def _compile(paper: Paper, run: Progress) -> None:
         outside = outside_reads(compiled.recorded, paper.copy,
                                 tex_roots() + [made_fonts(os.path.dirname(paper.copy))])
     paths = check_paths(paper.tree, outside, paper.main)
-    if paths.status == OK and compiled.check.status == FAIL:
+    if paths.status == OK and compiled.pdf is None and compiled.check.status == FAIL:
         # The files the compile would have read after it stopped were not seen.
         paths = Check("paths", WARN, "not checked in full: every file the paper "
                       "names is inside the upload, but the compile stopped before "

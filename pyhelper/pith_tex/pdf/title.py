@@ -31,7 +31,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from .bounded import page_one
-from .pageview import Box, EngineFailed, Glyph, PageOne, View, raster_ink
+from .pageview import Box, EngineFailed, Glyph, PageOne, View, Word, raster_ink
 from ..record.canonical import canon_sha256
 from ..title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, Comparison, compare,
                              normalise, shown)
@@ -121,7 +121,11 @@ BODY_CHARS = 200
 def _body_size(view: View, least: int = BODY_CHARS) -> float:
     """The size of most of *view*'s characters (words weighted by their length); 0 on a
     page of fewer than *least* (a title page, a page of highlights)."""
-    ordered = sorted((w.size, len(w.text)) for w in view.words if w.size > 0)
+    return _median_size(view.words, least)
+
+
+def _median_size(words: Sequence[Word], least: int = BODY_CHARS) -> float:
+    ordered = sorted((w.size, len(w.text)) for w in words if w.size > 0)
     total = sum(n for _, n in ordered)
     if total < max(1, least):
         return 0.0
@@ -166,15 +170,42 @@ def _sized(box: Box, bands: Bands) -> Optional[float]:
     return max(inside) if inside else None
 
 
+#: A character's loose box at most this many times its font size high (TeX's fonts:
+#: about 0.9): a taller one is drawn larger than its size says.
+LOOSE_BOX = 1.25
+
+
+def _pdfium_said(word: Word, words: Sequence[Word]) -> Optional[float]:
+    """PDFium's size of the text poppler's *word* shows, from PDFium's *words* across it
+    (their middle line inside its height): when they have its letters and boxes no taller than their size
+    allows (so the size is the painted one, not a Type 3 font's matrix making small text
+    large); None otherwise.  poppler's height of a Type 3 font's word is its font box's,
+    which differs from font to font (T1 text without cm-super: TeX's bitmaps through
+    pdflatex, an italic font's box half as high again as its roman's)."""
+    inside = [p for p in words if p.box[0] < word.box[2] and word.box[0] < p.box[2]
+              and word.box[1] <= (p.box[1] + p.box[3]) / 2 <= word.box[3]]
+    # Its letters among theirs: PDFium joins a superscript mark to its word ("aState"),
+    # and poppler's tall box takes in a word of the line above.
+    if not inside or not _letters(word.text) or _letters(word.text) not in _letters(
+            "".join(p.text for p in inside)):
+        return None
+    size = max(p.size for p in inside)
+    if size <= 0 or any(p.box[3] - p.box[1] > LOOSE_BOX * size for p in inside):
+        return None
+    return size
+
+
 def _poppler_pieces(view: View, zones: Sequence[Box],
-                    glyphs: Sequence[Glyph] = ()) -> List[Piece]:
+                    glyphs: Sequence[Glyph] = (), words: Sequence[Word] = ()) -> List[Piece]:
     """poppler's words of the upper part that show ink in its own rendering: those over
     PDFium's *glyphs* (the display text it tested), and any other set larger than the
     body text by poppler's own measure.  poppler's size is its box's height, and a
     Type 3 font's box (TeX's bitmaps through dvips) is 1.7 times the size high, another
     font's less: a word is given PDFium's size where PDFium has it, else its height
-    scaled as the others' are."""
+    scaled as the others' are.  A word PDFium reads as the same letters set below display
+    size (its *words*) is no display text, whatever poppler's height."""
     body = _body_size(view)
+    small = _median_size(words) * DISPLAY
     bands = _bands(glyphs)
     sized = [(w, _sized(w.box, bands)) for w in view.words
              if w.box[1] < view.height * TOP_PART and w.size > 0
@@ -186,20 +217,25 @@ def _poppler_pieces(view: View, zones: Sequence[Box],
     for w, size in sized:
         if size is None and w.size < body * DISPLAY:
             continue
+        if size is None and words:
+            said = _pdfium_said(w, words)
+            if said is not None and said < small:
+                continue
         if view.raster is None or raster_ink(view.raster, w.box):
             found.append(Piece(w.text, w.box, size if size is not None else w.size * scale))
     return found
 
 
-def pieces(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = ()
-           ) -> List[Piece]:
-    """What *view* paints of the upper part of its page, as pieces to set in lines."""
+def pieces(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = (),
+           words: Sequence[Word] = ()) -> List[Piece]:
+    """What *view* paints of the upper part of its page, as pieces to set in lines
+    (*glyphs* and *words*: PDFium's, which size poppler's words)."""
     if view.engine == "pdfium":
         return _pdfium_pieces(view, zones)
     # poppler composes an accent with its letter as a combining mark (OT1's \"{\i}: a
     # dotless i and a diaeresis, which no normal form makes an i with one)
     return [p._replace(text=_accented(p.text)) if _COMBINING_RE.search(p.text) else p
-            for p in _poppler_pieces(view, zones, glyphs)]
+            for p in _poppler_pieces(view, zones, glyphs, words)]
 
 
 _COMBINING_RE = re.compile("[\u0300-\u036f]")
@@ -394,10 +430,10 @@ def blocks(found: Sequence[Line]) -> List[Block]:
     return result
 
 
-def page_blocks(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = ()
-                ) -> List[Block]:
+def page_blocks(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = (),
+                words: Sequence[Word] = ()) -> List[Block]:
     """The blocks of text *view* paints in the upper part of its page, top first."""
-    return blocks(lines(pieces(view, zones, glyphs)))
+    return blocks(lines(pieces(view, zones, glyphs, words)))
 
 
 def title_block(found: Sequence[Block]) -> Optional[Block]:
@@ -503,8 +539,9 @@ def _hidden(view: View, record_title: Optional[str]) -> bool:
 
 
 def _seen(view: View, zones: Sequence[Box], canon: Optional[str],
-          record_title: Optional[str], glyphs: Sequence[Glyph] = ()) -> Seen:
-    found = page_blocks(view, zones, glyphs)
+          record_title: Optional[str], glyphs: Sequence[Glyph] = (),
+          words: Sequence[Word] = ()) -> Seen:
+    found = page_blocks(view, zones, glyphs, words)
     block = title_block(found)
     if block is None:
         return Seen(view.engine, None, None)
@@ -597,8 +634,9 @@ def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[
             number, number - 1, "s" if number > 2 else "")
     zones += _turned_zones(page)
     name = "page %d" % number
-    glyphs = page.views[0].glyphs  # PDFium's: the font sizes of poppler's words
-    seen = [_seen(v, zones, canon, record_title, glyphs) for v in page.views]
+    # PDFium's display glyphs and words: the font sizes of poppler's words
+    glyphs, words = page.views[0].glyphs, page.views[0].words
+    seen = [_seen(v, zones, canon, record_title, glyphs, words) for v in page.views]
     hidden = None
     if any(s.title is None or (s.comparison and s.comparison.kind == DIFFERENT)
            for s in seen):  # (read only then: it looks at every word of the page's top)

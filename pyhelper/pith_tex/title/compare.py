@@ -41,11 +41,18 @@ FORMATTING = "formatting"
 DIFFERENT = "different"
 UNKNOWN = "unknown"
 
-#: Commands whose argument is not part of the title arXiv shows.
+#: Commands whose argument is not part of the title arXiv shows (of those in _FIRST_OF,
+#: the arguments after the first).
 _DROPPED = ("thanks", "footnote", "footnotetext", "tnoteref", "fnref", "thanksref",
             "titlenote", "footnotemark", "texorpdfstring", "label", "tmark", "fnmark",
-            "protect", "orcidlink", "inst", "IEEEauthorrefmark", "icmlsetsymbol")
+            "protect", "orcidlink", "inst", "IEEEauthorrefmark", "icmlsetsymbol",
+            "comment", "deleted", "added", "replaced", "highlight")
 _NO_ARGUMENT = ("footnotemark", "protect")
+#: Commands that stand for their first argument (after an optional ``[...]``): the TeX of
+#: ``\texorpdfstring``, the new text of the changes package's revision marks (a title in
+#: a revision: ``\replaced[id=R1]{new}{old}`` prints *new* in the final version), whose
+#: ``\comment`` and ``\deleted`` are dropped whole.  The number: arguments read.
+_FIRST_OF = {"texorpdfstring": 2, "replaced": 2, "added": 1, "highlight": 1}
 _BREAK_RE = re.compile(r"\\\\\*?(?:\s*\[[^\]]*\])?|\\(?:newline|linebreak|break|par)"
                        r"(?![A-Za-z])(?:\s*\[[^\]]*\])?")
 _CMD_RE = re.compile(r"\\([A-Za-z@]+)\s*|\\(.)", re.S)
@@ -176,17 +183,17 @@ def _skip_optional(text: str, i: int) -> int:
 
 def _drop_commands(text: str) -> str:
     """*text* without ``\\thanks{...}``, footnotes and the like (with their arguments);
-    ``\\texorpdfstring{TeX}{PDF}`` keeps its TeX."""
+    ``\\texorpdfstring{TeX}{PDF}`` keeps its TeX, ``\\replaced{new}{old}`` its new text."""
     out: List[str] = []
     i = 0
     while i < len(text):
         m = _CMD_RE.match(text, i) if text[i] == "\\" else None
         if m is not None and m.group(1) in _DROPPED:
             j = _skip_optional(text, m.end())
-            if m.group(1) == "texorpdfstring":
+            if m.group(1) in _FIRST_OF:
                 k = group_end(text, j)
                 out.append(text[j + 1:k - 1] if text[j:j + 1] == "{" else text[j:k])
-                j = group_end(text, _skip_ws(text, k))
+                j = k if _FIRST_OF[m.group(1)] == 1 else group_end(text, _skip_ws(text, k))
             elif m.group(1) not in _NO_ARGUMENT:
                 j = group_end(text, j)
             i = j
