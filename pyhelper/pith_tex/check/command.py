@@ -119,7 +119,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
             wrote = tarball
         except OSError as e:
             raise CouldNotCheck("the paper is ready, but writing %s failed: %s"
-                                % (tarball, e.strerror or e))
+                                % (tarball, e.strerror or e)) from e
     bad = decisive(r.checks)
     error = None
     if code != 0 and bad is not None:

@@ -53,7 +53,7 @@ def _given_or_sole(directory: str, main: Optional[str] = None) -> str:
         names = sorted(n for n in os.listdir(directory)
                        if n.endswith(".tex") and os.path.isfile(os.path.join(directory, n)))
     except OSError as e:
-        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e))
+        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
     found = [n for n in names if _has_documentclass(os.path.join(directory, n))]
     if not found:
         raise UsageError("no main file in %s: no .tex file there has an uncommented "
@@ -116,7 +116,7 @@ def find_main(directory: str, main: Optional[str] = None, *, paper: bool = False
         names = sorted(n for n in os.listdir(directory)
                        if n.endswith(".tex") and os.path.isfile(os.path.join(directory, n)))
     except OSError as e:
-        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e))
+        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
     with_class = [n for n in names if _candidate(os.path.join(directory, n)) != "no "
                   "\\documentclass"]
     found = [n for n in with_class if _candidate(os.path.join(directory, n)) is None]

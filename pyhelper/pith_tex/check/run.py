@@ -32,7 +32,8 @@ from .mainfile import find_main
 from .paths import check_paths
 from .pdfcheck import badge_missed, check_pdf, review_mode_hint
 from .safecopy import COPY_CAP, Budget, code_file, code_written
-from .sandbox import Refused, copy_upload, scratch
+from .safecopy import Refused
+from .sandbox import copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
 from .texsource import is_regular, shown_name
@@ -113,7 +114,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
     try:
         main_text = read_tex(os.path.join(directory, main_name))
     except OSError as e:
-        raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e))
+        raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e)) from e
     setting = include_setting(main_text)
     sty, did = check_sty(directory, fix, fetched=setting == "false" or os.path.lexists(
         os.path.join(directory, setting)))
@@ -156,7 +157,7 @@ def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
         try:
             refused = copy_upload(directory, paper, job, budget)
         except OSError as e:
-            raise UsageError("cannot read %s: %s" % (directory, e))
+            raise UsageError("cannot read %s: %s" % (directory, e)) from e
         copied = file_digests(paper)  # before TeX writes anything there
         add(_files_check(refused))
         compiled = None

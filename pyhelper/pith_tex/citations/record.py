@@ -329,8 +329,8 @@ def verify_citation_record(obj: Any, where: str, data: Optional[bytes] = None,
     try:
         obs_checks = _observation_checks(obs)
         context, whole = _context_check(obj)
-    except RecursionError:  # parsed just below the interpreter's limit, too deep to encode
-        raise _bad(where, "nested too deeply")
+    except RecursionError as err:  # parsed just below the interpreter's limit, too deep to encode
+        raise _bad(where, "nested too deeply") from err
     checks.append(_json_check(data, whole))
     checks.extend(obs_checks)
     checks.append(context)

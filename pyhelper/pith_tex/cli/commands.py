@@ -177,7 +177,7 @@ def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[
             elif not res.is_local and "could not connect" in e.message:
                 hint = (" (check the network and run pith-tex fetch again; --resolver URL|DIR"
                         " names another resolver or a mirror on disk)")
-            raise CouldNotCheck(e.message + hint)
+            raise CouldNotCheck(e.message + hint) from e
         rec_body, rec_data, rec_where = rec.body, rec.data, rec.where
         try:
             bun = res.bundle(n)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import List
 
 #: ``pith-tex --help``'s description (click indents it by 2).
 MAIN_HELP = """\
@@ -129,7 +130,7 @@ def _columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             columns = 0
         if columns <= 0:
@@ -137,11 +138,11 @@ def _columns() -> int:
     return columns
 
 
-def _block(text: str) -> list:
+def _block(text: str) -> List[str]:
     """Lines of a help text made of ``\\b`` blocks and one-line paragraphs, as click
     writes them: indented by 2, one blank line between paragraphs.  None when a
     paragraph would be re-wrapped by click (too long and not a ``\\b`` block)."""
-    out = []
+    out: List[str] = []
     for para in text.split("\n\n"):
         lines = para.split("\n")
         if lines[0] == "\b":

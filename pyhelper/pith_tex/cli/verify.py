@@ -38,7 +38,7 @@ def carries_no_pith(path: str) -> bool:
     try:  # pypdf opens the path itself: not a FIFO or a device (verify_file says what it is)
         check_regular(path)
         claims = read_claims(path)
-    except Exception:  # UnreadablePdf and the like: verify_file reports it
+    except Exception:  # noqa: BLE001 -- UnreadablePdf and the like: verify_file reports it
         return False
     return (not claims.info and not claims.not_text and claims.info_all == {}
             and claims.xmp is None)
@@ -113,7 +113,7 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool)
 
         echo(dumps({
             "command": "verify", "exit_code": code, "verdict": VERDICTS[code],
-            "summary": {"files": len(files), **dict(zip(BUCKETS, counts))},
+            "summary": {"files": len(files), **dict(zip(BUCKETS, counts, strict=False))},
             "files": results,
             "no_pith_number": none,
         }))

@@ -44,9 +44,9 @@ def qr_text(number: str) -> str:
 def qr_rows(number: str) -> List[str]:
     """The symbol for *number*'s URL, without its quiet zone: one string per row, ``1`` for
     a dark module, ``0`` for a light one."""
-    import qrcode  # type: ignore[import-untyped]  # only fetch draws a QR code
-    from qrcode.constants import ERROR_CORRECT_M  # type: ignore[import-untyped]
-    from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData  # type: ignore[import-untyped]
+    import qrcode  # only fetch draws a QR code
+    from qrcode.constants import ERROR_CORRECT_M
+    from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData
 
     modes = {"alnum": MODE_ALPHA_NUM, "byte": MODE_8BIT_BYTE}
     code = qrcode.QRCode(version=VERSION, error_correction=ERROR_CORRECT_M, border=0)

@@ -29,7 +29,7 @@ def _base(page: Any) -> Optional[str]:
     """The catalog's /URI /Base, against which viewers resolve a relative URI."""
     try:
         return text_value(page.pdf.trailer["/Root"].get("/URI", {}).get_object().get("/Base"))
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return None
 
 
@@ -50,7 +50,7 @@ def link_texts(page: Any) -> Tuple[str, ...]:
                 actions.extend(list(extra.get_object().values())[:16])
             for text in _action_texts([x for x in actions if x is not None]):
                 found.append(_decoded(text, base))
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         pass
     return tuple(found)
 
@@ -64,7 +64,7 @@ def _action_texts(actions: List[Any]) -> List[str]:
         seen += 1
         try:
             act = stack.pop().get_object()
-        except Exception:
+        except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
             continue
         if isinstance(act, list):
             stack.extend(list(act)[:_MAX_ACTIONS])
@@ -161,7 +161,7 @@ def _unseen(annot: Any, off: "frozenset[int]") -> bool:
         if int(annot.get("/F", 0)) & (2 | 32):
             return True
         return bool(off) and "/OC" in annot and _is_off(annot.raw_get("/OC"), off)
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return True  # unreadable flags: not vouched for as clickable
 
 
@@ -228,7 +228,7 @@ def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
                 found.append(link)
     except RecursionError:
         return "their objects are nested too deeply"
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return "%s: %s" % (type(e).__name__, show(str(e), 60))
     return tuple(found)
 

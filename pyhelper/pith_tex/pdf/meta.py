@@ -111,7 +111,7 @@ def _pairs_at(data: bytes, pos: int, reader: Any) -> Optional[List[Tuple[str, An
         return dict_pairs(stream, reader)
     except Unreadable:
         return None
-    except Exception:  # pypdf's parser on bytes that are not what they seemed
+    except Exception:  # noqa: BLE001 -- pypdf's parser on bytes that are not what they seemed
         return None
 
 
@@ -216,7 +216,7 @@ def _in_object_stream(reader: Any, ref: Any) -> List[List[Tuple[str, Any]]]:
             if int(head[i]) == ref.idnum:
                 pairs = _pairs_at(body, first + int(head[i + 1]), reader)
                 return [pairs] if pairs is not None else []
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return []
     return []
 
@@ -248,7 +248,7 @@ def info_values(data: bytes, reader: Any, keys: Tuple[str, ...]) -> Dict[str, Li
             if hasattr(value, "idnum"):  # an indirect string: resolve it
                 try:
                     value = value.get_object()
-                except Exception:
+                except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
                     value = None
             text = text_value(value)
             values = out.setdefault(name, [])
@@ -328,5 +328,5 @@ def xmp_values(data: bytes) -> Dict[str, List[str]]:
         p.Parse(data, True)
     except xml.parsers.expat.ExpatError as e:
         raise Unreadable("the XMP packet is not well-formed XML (%s)"
-                         % xml.parsers.expat.ErrorString(e.code))
+                         % xml.parsers.expat.ErrorString(e.code)) from e
     return out

@@ -173,7 +173,7 @@ class _Duplicates(logging.Handler):
         if len(self.found) < 16 and msg.startswith("Multiple definitions"):
             try:
                 text = record.getMessage()
-            except Exception:
+            except Exception:  # noqa: BLE001 -- a log record's own formatting may raise anything
                 text = msg
             if text.rsplit(" ", 1)[-1] in _READ_BY_NO_ONE:  # "... for key /ToUnicode"
                 return
@@ -252,7 +252,7 @@ def _read_file(path: str) -> bytes:
                 raise UnreadablePdf("larger than %d MiB" % (MAX_PDF_BYTES >> 20))
             data = f.read(MAX_PDF_BYTES + 1)
     except OSError as e:
-        raise UnreadablePdf("cannot read: %s" % (e.strerror or e))
+        raise UnreadablePdf("cannot read: %s" % (e.strerror or e)) from e
     if len(data) > MAX_PDF_BYTES:
         raise UnreadablePdf("larger than %d MiB" % (MAX_PDF_BYTES >> 20))
     if not _has_header(data[:_HEAD]):
@@ -329,7 +329,7 @@ def _stale(data: bytes, readers: List[Any]) -> Optional[str]:
         return stale_objects(data, readers[0])
     except Unfollowable as e:
         return "its cross-reference sections could not be followed (%s)" % e
-    except Exception as e:  # pypdf's parser on bytes that are not what they seemed
+    except Exception as e:  # noqa: BLE001 -- pypdf's parser on bytes that are not what they seemed
         return "its cross-reference sections could not be followed (%s)" % type(e).__name__
 
 
@@ -372,7 +372,7 @@ def _shows(reader: Any, data: bytes, number: str) -> Tuple[Optional[str], Option
         for i, page in enumerate(reader.pages, 1):
             if number in (page.extract_text() or "").upper().replace(" ", ""):
                 return "page %d" % i, None
-    except Exception as e:  # said in the check, not hidden
+    except Exception as e:  # noqa: BLE001 -- said in the check, not hidden
         unread = "%s: %s" % (type(e).__name__, e)
     if number.encode("ascii") in data:
         return "its bytes", None
@@ -408,9 +408,9 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:  # pypdf raises many kinds on a broken file
         if re.search(rb"/Encrypt(?![A-Za-z0-9])", data[-4096:]):  # in a trailer
             raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
-                                "PDFs")
+                                "PDFs") from e
         raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
-                                                          show(str(e), 80)))
+                                                          show(str(e), 80))) from e
     if _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
         # nothing can be verified: reading the page would be wasted
         return PdfClaims(info, pages, None, None, tuple(bad))
@@ -419,7 +419,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
         info_all = info_values(data, reader, PITH_KEYS)
     except Unreadable as e:
         info_all = str(e)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
     from .gate import refusals
@@ -477,7 +477,7 @@ def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
         if stream is None:
             return None
         data = stream.get_object().get_data()
-    except Exception as e:  # a broken or odd metadata stream
+    except Exception as e:  # noqa: BLE001 -- a broken or odd metadata stream
         return "the XMP metadata stream could not be read (%s)" % type(e).__name__
     try:
         found = xmp_values(data)
@@ -533,7 +533,7 @@ def _canonical_check(raw: str, record: Any) -> Check:
         if keys:
             why = "the key %s twice" % show(sorted(keys)[0])
         else:
-            at = next((i for i, (a, b) in enumerate(zip(raw, want)) if a != b),
+            at = next((i for i, (a, b) in enumerate(zip(raw, want, strict=False)) if a != b),
                       min(len(raw), len(want)))
             why = "other formatting (first difference at character %d)" % at
     return Check("canonical", FAIL, "PithRecord is not byte-canonical JSON (%s): "

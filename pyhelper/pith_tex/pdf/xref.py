@@ -103,10 +103,11 @@ def _stream(data: bytes, pos: int, reader: Any) -> Tuple[Any, Dict[int, Entry]]:
     size = _int(obj.get("/Size"))
     if len(widths) < 3 or any(w is None or not 0 <= w <= 8 for w in widths) or size is None:
         raise Unfollowable("a cross-reference stream has no readable /W or /Size")
-    w0, w1, w2 = widths[0], widths[1], widths[2]
+    cols = [w for w in widths if w is not None]  # every one, checked just above
+    w0, w1, w2 = cols[0], cols[1], cols[2]
     index = [_int(v) for v in obj.get("/Index", [0, size])]
     body = obj.get_data()
-    step = w0 + w1 + w2 + sum(widths[3:])  # type: ignore[operator]
+    step = w0 + w1 + w2 + sum(cols[3:])
     out: Dict[int, Entry] = {}
     at = 0
     for k in range(0, len(index) - 1, 2):

@@ -63,10 +63,10 @@ class Cache:
         except NotRegularFile as e:
             raise CouldNotCheck("the cache entry %s is %s, not a file pith-tex wrote: delete "
                                 "it and run pith-tex fetch without --offline"
-                                % (safe_name(path), e.kind))
+                                % (safe_name(path), e.kind)) from e
         except OSError as e:
             raise CouldNotCheck("cannot read the cache entry %s: %s" % (safe_name(path),
-                                                                        e.strerror or e))
+                                                                        e.strerror or e)) from e
         if data is None:
             raise CouldNotCheck("the cache entry %s is larger than %s, so not a record "
                                 "pith-tex stored: delete it and run pith-tex fetch without "

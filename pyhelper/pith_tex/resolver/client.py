@@ -34,6 +34,7 @@ the cause.
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import threading
@@ -94,17 +95,17 @@ def parse_body(body: bytes, where: str, content_type: str = "") -> Any:
         raise CouldNotCheck("%s: empty body, not JSON" % where)
     try:
         text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CouldNotCheck("%s: body is not UTF-8 JSON" % where)
+    except UnicodeDecodeError as err:
+        raise CouldNotCheck("%s: body is not UTF-8 JSON" % where) from err
     try:
         return loads_strict(text)
-    except RecursionError:  # arrays or objects nested deeper than the parser's stack
-        raise CouldNotCheck("%s: body is not valid JSON (nested too deeply)" % where)
+    except RecursionError as err:  # arrays or objects nested deeper than the parser's stack
+        raise CouldNotCheck("%s: body is not valid JSON (nested too deeply)" % where) from err
     except ValueError as e:
         if str(getattr(e, "msg", "")).startswith("Unterminated") or \
                 getattr(e, "pos", 0) >= len(text.rstrip()):
-            raise CouldNotCheck("%s: JSON ends early (truncated body)" % where)
-        raise CouldNotCheck("%s: body is not valid JSON (%s)" % (where, getattr(e, "msg", e)))
+            raise CouldNotCheck("%s: JSON ends early (truncated body)" % where) from e
+        raise CouldNotCheck("%s: body is not valid JSON (%s)" % (where, getattr(e, "msg", e))) from e
 
 
 class Resolver:
@@ -147,7 +148,7 @@ class DirectoryResolver(Resolver):
         except FileNotFoundError:
             return None
         except OSError as e:
-            raise CouldNotCheck("%s: cannot read: %s" % (path, e.strerror or e))
+            raise CouldNotCheck("%s: cannot read: %s" % (path, e.strerror or e)) from e
         if body is None:
             raise CouldNotCheck("%s: body larger than %s" % (path, size_text(max_body)))
         return Document(path, body, parse_body(body, path))
@@ -206,9 +207,9 @@ class HttpResolver(Resolver):
         url = "%s/pith/%s.json" % (self.base_url, number)
         try:
             return self._get(url)
-        except _NotFound:
+        except _NotFound as err:
             raise CouldNotCheck("%s: HTTP 404, the resolver has no record for %s: check the "
-                                "number against the paper's Pith page" % (url, number))
+                                "number against the paper's Pith page" % (url, number)) from err
 
     def bundle(self, number: str) -> Optional[Document]:
         for path in ("/pith/%s/bundle.json", "/.well-known/pith/%s/bundle.json"):
@@ -249,8 +250,8 @@ class HttpResolver(Resolver):
             t = min(self.timeout, left)
             retry_after: Optional[float] = None
             try:
-                got = self._within_deadline(url, lambda phase: self._exchange(
-                    session, url, t, phase, max_body))
+                got = self._within_deadline(url, functools.partial(
+                    self._exchange, session, url, t, max_body=max_body))
                 if isinstance(got, (Document, _Redirect)):
                     return got
                 last, retry_after = got
@@ -259,15 +260,15 @@ class HttpResolver(Resolver):
             except _Retry as e:
                 last = str(e) % _fmt(t)
             except requests.exceptions.SSLError as e:
-                raise CouldNotCheck("%s: TLS error: %s" % (url, _reason(e)))
+                raise CouldNotCheck("%s: TLS error: %s" % (url, _reason(e))) from e
             except requests.exceptions.ConnectionError as e:
                 last = "could not connect (%s)" % _reason(e)
-            except requests.exceptions.ChunkedEncodingError:
-                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url)
+            except requests.exceptions.ChunkedEncodingError as err:
+                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url) from err
             except requests.exceptions.InvalidURL as e:
-                raise UsageError("bad resolver URL %s: %s" % (show(url), _reason(e)))
+                raise UsageError("bad resolver URL %s: %s" % (show(url), _reason(e))) from e
             except requests.exceptions.RequestException as e:
-                raise CouldNotCheck("%s: %s" % (url, _reason(e)))
+                raise CouldNotCheck("%s: %s" % (url, _reason(e))) from e
             if attempt == MAX_ATTEMPTS:
                 break
             wait = BACKOFF_BASE * (2 ** (attempt - 1))
@@ -321,7 +322,7 @@ class HttpResolver(Resolver):
         def run() -> None:
             try:
                 box["value"] = work(phase)
-            except BaseException as e:  # handed to the waiting thread
+            except BaseException as e:  # noqa: BLE001 -- handed to the waiting thread
                 box["error"] = e
             finally:
                 done.set()
@@ -358,8 +359,8 @@ class HttpResolver(Resolver):
         if declared is not None:
             try:
                 expected = int(declared)
-            except ValueError:
-                raise CouldNotCheck("%s: bad Content-Length %s" % (url, show(declared)))
+            except ValueError as err:
+                raise CouldNotCheck("%s: bad Content-Length %s" % (url, show(declared))) from err
             if expected > max_body:
                 raise CouldNotCheck("%s: body larger than %s (Content-Length %d)"
                                     % (url, size_text(max_body), expected))
@@ -376,12 +377,12 @@ class HttpResolver(Resolver):
                     chunk = read(65536, decode_content=False)
                 else:  # pragma: no cover - urllib3 < 2
                     chunk = raw.read(65536, decode_content=False)
-            except (u3.ReadTimeoutError, TimeoutError):
-                raise _Retry("timed out after %s s reading the body")
-            except (u3.ProtocolError, u3.IncompleteRead):
-                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url)
+            except (u3.ReadTimeoutError, TimeoutError) as err:
+                raise _Retry("timed out after %s s reading the body") from err
+            except (u3.ProtocolError, u3.IncompleteRead) as err:
+                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url) from err
             except (u3.HTTPError, OSError) as e:
-                raise CouldNotCheck("%s: error reading the body (%s)" % (url, _reason(e)))
+                raise CouldNotCheck("%s: error reading the body (%s)" % (url, _reason(e))) from e
             if not chunk:
                 break
             size += len(chunk)
@@ -439,7 +440,7 @@ def _inflate(data: bytes, coding: str, url: str, max_body: int) -> bytes:
         try:
             chunk = d.decompress(data, max_body + 1 - total)
         except zlib.error as e:
-            raise CouldNotCheck("%s: cannot decode the %s body (%s)" % (url, coding, e))
+            raise CouldNotCheck("%s: cannot decode the %s body (%s)" % (url, coding, e)) from e
         total += len(chunk)
         if total > max_body or d.unconsumed_tail:
             raise CouldNotCheck("%s: the decoded (%s) body is larger than %s"

@@ -120,7 +120,7 @@ _DASH_RE = re.compile("[%s]|-{2,3}" % _DASHES)
 _SMALL_CAPITALS = str.maketrans(dict(zip(
     "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f"
     "\u1d0d\u0274\u1d0f\u1d18\ua7af\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f"
-    "\u1d22", "abcdefghijklmnopqrstuvwyz")))
+    "\u1d22", "abcdefghijklmnopqrstuvwyz", strict=False)))
 _QUOTE_TRANS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
                               "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"',
                               "\u00bb": '"', "`": "'", "\u00a0": " "})

@@ -102,7 +102,7 @@ def _results(paths: Sequence[str], require_signature: bool,
     for p in paths:
         try:
             code, rendered = _result(p, require_signature, as_json)
-        except Exception as e:  # MemoryError and RecursionError included
+        except Exception as e:  # noqa: BLE001 -- MemoryError and RecursionError included
             r = internal_error(p, e)
             code, rendered = r.exit_code, file_json(r) if as_json else file_line(r)
         yield code, rendered
