@@ -7,7 +7,7 @@ Here:
 * the check types import only the errors, and the record checks only what they check;
 * nothing imports the entry point or the click commands;
 * at most 12 modules at the top, none over 800 lines;
-* ``pith-tex --help`` and ``verify`` of a record stay lazy: they import only what they use.
+* ``pith-tex --help`` stays lazy: it imports only what it uses.
 """
 
 from __future__ import annotations
@@ -121,14 +121,3 @@ def _loaded(args: List[str]) -> Set[str]:
 
 def test_help_loads_only_the_entry_point_and_the_help_text() -> None:
     assert _loaded(["--help"]) == {"pith_tex", "pith_tex.cli", "pith_tex.cli.helptext"}
-
-
-def test_verify_of_a_record_loads_no_pdf_check_include_or_click(tmp_path) -> None:
-    record = tmp_path / "record.json"
-    record.write_text('{"record_type": "pith_number_record"}')
-    loaded = _loaded(["verify", str(record)])
-    assert "pith_tex.verify.files" in loaded  # it did verify
-    heavy = {m for m in loaded if m in ("click", "pith_tex.cli.commands") or any(
-        (m + ".").startswith("pith_tex.%s." % p)
-        for p in ("pdf", "check", "include", "title", "resolver"))}
-    assert heavy == set()

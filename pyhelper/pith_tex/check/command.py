@@ -53,7 +53,7 @@ def check_command(directory: str, route: str, fix: bool, main: Optional[str],
     import sys
 
     from ..checks import Check, exit_code_of
-    from ..console import echo
+    from click import echo
     from ..errors import EXIT_FAILED, CouldNotCheck, PithError, VerificationFailed
     from ..report import LABELS, dumps
     from .upload import check_tarball_target, write_tarball

@@ -33,10 +33,14 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> "Any":
     """``echo``, ``run_guarded`` and ``verify_command``, re-exported for old imports,
     loaded when first asked for."""
-    if name in ("echo", "run_guarded"):
-        from .. import console
+    if name == "echo":
+        from click import echo
 
-        return getattr(console, name)
+        return echo
+    if name == "run_guarded":
+        from ..console import run_guarded
+
+        return run_guarded
     if name == "verify_command":
         from .verify import verify_command
 

@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Optional
 from ..record import canonical
 from ..citations import record as citations
 from ..checks import VERDICTS, Outcome, decisive
-from ..console import echo
+from click import echo
 from ..errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, PithError, UsageError,
                      VerificationFailed, printable, show)
 

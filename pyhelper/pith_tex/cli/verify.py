@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any, List, Sequence
 
-from ..console import echo
+from click import echo
 
 
 def paper_files(directory: str) -> List[str]:

@@ -42,13 +42,11 @@ pypdf is imported inside the functions: ``pith-tex verify rec.json`` never pays 
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import logging
 import os
 import re
-import sys
 import warnings
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
@@ -201,48 +199,6 @@ def _quiet_pypdf() -> Iterator[_Duplicates]:
         log.propagate = propagate
 
 
-def _command_line() -> bool:
-    """Whether :data:`pith_tex.cli.main` runs (not a library caller)."""
-    cli = sys.modules.get(__name__.split(".")[0] + ".cli")
-    return bool(getattr(cli, "COMMAND_LINE", False))
-
-
-@contextmanager
-def _no_gc_in_command() -> Iterator[None]:
-    """No cyclic garbage collection while one PDF is read by the command line: pypdf builds
-    thousands of objects, none garbage before the file is done (one pass after it frees
-    its cycles; a library caller's collector is left alone)."""
-    if not _command_line() or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-def import_pypdf() -> Any:
-    """pypdf, imported (once) without its cryptography provider when the command line runs
-    and neither is loaded yet.
-
-    pypdf imports ``cryptography`` when it is itself imported, for decryption only; the
-    command refuses encrypted PDFs, so it does not pay that import (about 7 ms of CPU, 5 %
-    of ``verify paper.pdf``).  pypdf then keeps its built-in fallback provider.  A library
-    caller's pypdf is never changed: this applies only under :data:`pith_tex.cli.main`.
-    """
-    if "pypdf" in sys.modules or "cryptography" in sys.modules or not _command_line():
-        import pypdf
-
-        return pypdf
-    sys.modules["cryptography"] = None  # type: ignore[assignment]  # makes its import fail
-    try:
-        import pypdf
-    finally:
-        del sys.modules["cryptography"]
-    return pypdf
-
-
 def _read_file(path: str) -> bytes:
     """The bytes of the PDF at *path*, after cheap checks: size, header, end marker."""
     try:
@@ -311,7 +267,7 @@ def read_claims(path: str) -> PdfClaims:
     one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
     readers: List[Any] = []
-    with _quiet_pypdf() as reports, _no_gc_in_command():
+    with _quiet_pypdf() as reports:
         claims = _read_claims(data, reports, readers)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
@@ -356,8 +312,7 @@ def read_claims_showing(path: str, number: str
     data = _read_file(path)
     readers: List[Any] = []
     with _quiet_pypdf() as reports:
-        with _no_gc_in_command():
-            claims = _read_claims(data, reports, readers)
+        claims = _read_claims(data, reports, readers)
         shown, unread = _shows(readers[0], data, number)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
@@ -384,7 +339,9 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`); the
     reader is appended to *readers* when given."""
     try:
-        reader = import_pypdf().PdfReader(io.BytesIO(data))
+        import pypdf
+
+        reader = pypdf.PdfReader(io.BytesIO(data))
         if readers is not None:
             readers.append(reader)
         if reader.is_encrypted:
