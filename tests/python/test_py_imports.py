@@ -6,15 +6,12 @@ Here:
 
 * the check types import only the errors, and the record checks only what they check;
 * nothing imports the entry point or the click commands;
-* at most 12 modules at the top, none over 800 lines;
-* ``pith-tex --help`` stays lazy: it imports only what it uses.
+* at most 12 modules at the top, none over 800 lines.
 """
 
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Set
 
@@ -105,19 +102,3 @@ def test_nothing_imports_the_entry_point_or_click_commands() -> None:
             assert "cli" not in deps, "%s imports pith_tex.cli" % mod
         if mod != "cli":
             assert "cli.commands" not in deps, "%s imports pith_tex.cli.commands" % mod
-
-
-# --- what the two fast commands load --------------------------------------------------
-
-def _loaded(args: List[str]) -> Set[str]:
-    code = ("import sys\nfrom pith_tex.cli import main\n"
-            "try:\n    main(%r, 'pith-tex')\nexcept SystemExit:\n    pass\n"
-            "sys.stderr.write('\\nLOADED ' + ' '.join(sorted(m for m in sys.modules "
-            "if m.startswith('pith_tex') or m == 'click')))" % (args,))
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=120)
-    return set(r.stderr.rpartition("\nLOADED ")[2].split())
-
-
-def test_help_loads_only_the_entry_point_and_the_help_text() -> None:
-    assert _loaded(["--help"]) == {"pith_tex", "pith_tex.cli", "pith_tex.cli.helptext"}
