@@ -32,7 +32,7 @@ import re
 import unicodedata
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..checks import Check, FAIL, OK, WARN
+from ..checks import Check, FAIL, OK, WARN, Status
 from ..errors import printable
 from ..record.canonical import canon_sha256 as canon_sha256  # the title's hash in the record
 
@@ -392,7 +392,7 @@ def shown(title: str) -> str:
 
 
 def title_check(paper: Optional[str], canon_hex: Optional[str], record_title: Optional[str],
-                where: str, *, accepted: bool = False, on_different: str = FAIL,
+                where: str, *, accepted: bool = False, on_different: Status = FAIL,
                 advice: str = "") -> Check:
     """The ``title`` line, in the same words for every command: is the record (its
     title, its ``title_canon_sha256``) this paper's (*paper*: its title as *where* gives
