@@ -134,6 +134,12 @@ class UnreadablePdf(Exception):
 #: rebuilds the table then, and takes the last); or drops entries, trailers, object
 #: stream entries or the /Root it cannot read (and guesses a catalog).  Readers repair
 #: each their own way, so what they show is not what was checked.
+#: Matched by their text, not refused with pypdf's ``strict=True``, which was tried
+#: (pypdf 7.1.1) and refuses other things than these, each as one PdfReadError:
+#: a key written twice, so an honest paper whose font holds /ToUnicode twice (CJKutf8,
+#: tests/python/test_py_false_alarms.py) could not be checked (exit 3), and a duplicate
+#: /Info key or a broken cross-reference gave "could not check" instead of the FAIL that
+#: names it (9 tests of tests/python/test_py_pdf_hostile.py).
 _REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
             "Object ID %(idnum)d,%(generation)d ref repaired",
             "Object %(idnum)d %(generation)d found",
