@@ -31,6 +31,7 @@ from ..record.canonical import (ARXIV_ID_RE, ARXIV_VERSION_RE, CATEGORY_RE, KEY_
                         NUMBER_RE, SHA256_RE, SIGNATURE_HEX_RE, SUBMITTED_AT_RE, YEAR_RE)
 from ..errors import CouldNotCheck, PithError, UsageError, safe_name, show
 from ..safeio import MAX_INCLUDE, NotRegularFile, read_regular
+from .qr import qr_rows
 
 FORMAT_VERSION = 2
 HEADER = (
@@ -135,8 +136,6 @@ def record_from_fields(arxiv_id: str, arxiv_version: int, submitted_at: str,
 
 def render_qr(number: str) -> str:
     """The ``\\pithqrcode{SIZE}{ROWS}`` block: the modules of the Pith URL's QR code."""
-    from .qr import qr_rows
-
     rows = qr_rows(number)
     return ("\\pithqrcode{%d}{\n" % len(rows) + "".join("  %s\n" % r for r in rows) + "}\n")
 

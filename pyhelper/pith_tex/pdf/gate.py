@@ -55,6 +55,8 @@ import warnings
 import zlib
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
+import pypdf
+
 from .draws import Draws, TooManyDraws, dict_of
 
 MAX_STREAMS = 512
@@ -748,8 +750,6 @@ def refusals(data: bytes, reader: Any = None, costly: Optional[List[str]] = None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if reader is None:
-                import pypdf
-
                 try:
                     reader = pypdf.PdfReader(io.BytesIO(data))
                     pages = reader.trailer["/Root"].get_object().raw_get("/Pages")

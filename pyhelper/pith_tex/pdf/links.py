@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from typing import Any, List, NamedTuple, Optional, Tuple, Union
+from urllib.parse import unquote, urljoin
 
 from ..errors import show
 from ..record.identifier import URL_BASE
 from .meta import text_value
-from .layers import Box, annot_rect
+from .layers import Box, _is_off, _off_groups, annot_rect
 
 #: Annotations of page 1 looked at, and actions per annotation.
 MAX_LINKS = 1000
@@ -94,8 +95,6 @@ def _action_texts(actions: List[Any]) -> List[str]:
 
 def _joined(text: str, base: Optional[str]) -> str:
     """*text* joined to *base* when it has no scheme (a relative URI)."""
-    from urllib.parse import urljoin
-
     if base is not None and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", text.strip()):
         return urljoin(base, text.strip())
     return text
@@ -104,8 +103,6 @@ def _joined(text: str, base: Optional[str]) -> str:
 def _decoded(text: str, base: Optional[str]) -> str:
     """*text* percent-decoded (as a browser does before the request reaches the
     resolver) and, when it has no scheme, joined to *base*."""
-    from urllib.parse import unquote
-
     for _ in range(3):
         decoded = unquote(text)
         if decoded == text:
@@ -155,8 +152,6 @@ def _quads(annot: Any, box: Box) -> Tuple[Box, ...]:
 def _unseen(annot: Any, off: "frozenset[int]") -> bool:
     """Whether a viewer may neither show nor click *annot*: its /F flags Hidden (2) or
     NoView (32), or its /OC is a group (membership) that is off."""
-    from .layers import _is_off
-
     try:
         if int(annot.get("/F", 0)) & (2 | 32):
             return True
@@ -209,8 +204,6 @@ def _what_it_does(annot: Any, base: Optional[str],
 def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
     """Every clickable area of page 1 (annotations with an action, additional actions or
     a destination; at most :data:`MAX_LINKS`), or why they could not be read."""
-    from .layers import _off_groups
-
     base = _base(page)
     found: List[Link] = []
     try:

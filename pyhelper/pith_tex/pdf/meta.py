@@ -21,7 +21,10 @@ from __future__ import annotations
 import bisect
 import io
 import re
+import xml.parsers.expat
 from typing import Any, Dict, List, Optional, Tuple
+
+from pypdf.generic import NameObject, read_object
 
 #: pith.sty's XMP namespace and its properties, by the Info key each mirrors.
 XMP_NS = "https://pith.science/ns/pith/1.0/"
@@ -80,8 +83,6 @@ def _skip(stream: io.BytesIO) -> bytes:
 def dict_pairs(stream: io.BytesIO, reader: Any, depth: int = 0) -> List[Tuple[str, Any]]:
     """The ``(key, value)`` pairs of the dictionary at the stream's position (``<<``), in
     order and with duplicates.  A value that is itself a dictionary is a list of pairs."""
-    from pypdf.generic import NameObject, read_object
-
     if stream.read(2) != b"<<":
         raise Unreadable("not a dictionary")
     pairs: List[Tuple[str, Any]] = []
@@ -261,8 +262,6 @@ def xmp_values(data: bytes) -> Dict[str, List[str]]:
     pith.sty never writes) and every ``dc:identifier`` in the XMP packet *data*.
     Raises :class:`Unreadable` for a packet that is too large, not well-formed, or has
     a DTD."""
-    import xml.parsers.expat
-
     if len(data) > MAX_XMP_BYTES:
         raise Unreadable("the XMP packet is larger than %d MiB" % (MAX_XMP_BYTES >> 20))
     out: Dict[str, List[str]] = {}

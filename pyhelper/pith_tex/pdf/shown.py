@@ -29,6 +29,8 @@ from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..record.identifier import URL_BASE
 from .pageview import INK_DELTA, Box, PageOne, Raster, View, to_view
 from .links import Link, link_problem
+from ..errors import show
+from ..include.qr import qr_rows, qr_text
 
 #: Text smaller than this (points) is not shown to a reader.
 MIN_FONT_PT = 4.0
@@ -485,8 +487,6 @@ def _covered(box: Box, areas: Sequence[Box]) -> bool:
 
 
 def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) -> Check:
-    from ..include.qr import qr_rows, qr_text
-
     want = qr_text(number)
     why = unreadable(page)
     if why is not None:
@@ -566,8 +566,6 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
 
 
 def _show(text: str) -> str:
-    from ..errors import show
-
     return show(text, 80)
 
 

@@ -51,6 +51,10 @@ import warnings
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
+import pypdf
+from pypdf import PageObject
+from pypdf.generic import NameObject
+
 from ..record import canonical
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome
 from ..record.documents import PDF_MAGIC
@@ -63,6 +67,10 @@ from .links import Link, link_areas, link_texts
 from .printed import Facts, facts, print_check
 from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
                        other_numbers, qr_check, viewers_check, visible_numbers)
+from ..record.signatures import verify_embedded
+from .gate import refusals
+from .title import GLYPHS, front_matter, pdf_title_checks
+from .xref import Unfollowable, stale_objects
 
 if TYPE_CHECKING:
     from ..record.keys import Keyring
@@ -233,9 +241,6 @@ def _first_page(reader: Any) -> Tuple[Any, int]:
     """Page 1 (a pypdf page, inherited attributes filled in) or None, and the page count
     the tree claims, found without walking the whole page tree (a 100,000-page PDF costs
     what a 1-page one does; a /Kids or /Parent loop ends at :data:`MAX_TREE_NODES`)."""
-    from pypdf import PageObject
-    from pypdf.generic import NameObject
-
     root = reader.trailer["/Root"].get_object()
     pages = root.raw_get("/Pages")
     try:
@@ -285,8 +290,6 @@ def _stale(data: bytes, readers: List[Any]) -> Optional[str]:
     (:func:`pith_tex.pdf.xref.stale_objects`), or None."""
     if not readers:
         return None
-    from .xref import Unfollowable, stale_objects
-
     try:
         return stale_objects(data, readers[0])
     except Unfollowable as e:
@@ -345,8 +348,6 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`); the
     reader is appended to *readers* when given."""
     try:
-        import pypdf
-
         reader = pypdf.PdfReader(io.BytesIO(data))
         if readers is not None:
             readers.append(reader)
@@ -385,8 +386,6 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
-    from .gate import refusals
-
     costly: List[str] = []
     refused = tuple(refusals(data, reader, costly))
     view: Optional[PageOne] = None
@@ -412,8 +411,6 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             page_error = "not read, as the XMP packet could not be (%s)" % xmp
         else:
             try:
-                from .title import GLYPHS, front_matter
-
                 view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS, glyphs=GLYPHS,
                                 then=front_matter)
             except EngineFailed as e:
@@ -584,8 +581,6 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     if why is not None:
         return FileOutcome(path, "pdf", Outcome(number, [Check(
             "pdf", ERROR, "PithRecord is %s; %s" % (why, _FETCH))]))
-    from ..record.signatures import verify_embedded
-
     key_id, sig_hex = info.get("PithKeyID"), info.get("PithSignature")
     out = verify_embedded("the PDF", display, info["PithSHA256"], record, key_id, sig_hex,
                           require_signature=require_signature, keyring=keyring)
@@ -647,8 +642,6 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
     if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
-        from .title import pdf_title_checks
-
         checks.extend(pdf_title_checks(info.get("PithTitle"), number,
                                        record["metadata"]["title_canon_sha256"],
                                        claims.page, claims.page_error,

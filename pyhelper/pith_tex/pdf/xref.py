@@ -24,6 +24,8 @@ import io
 import re
 from typing import Any, Dict, Optional, Tuple
 
+from pypdf.generic import DictionaryObject, read_object
+
 #: Cross-reference sections followed along /Prev.
 MAX_SECTIONS = 256
 
@@ -51,8 +53,6 @@ def _int(value: Any) -> Optional[int]:
 def _read_at(data: bytes, pos: int, reader: Any) -> Any:
     """The object whose bytes start at *pos*, after white space and comments (pypdf's
     parser)."""
-    from pypdf.generic import read_object
-
     s = io.BytesIO(data)
     s.seek(pos)
     while True:
@@ -136,8 +136,6 @@ def _section(data: bytes, reader: Any, pos: int, entries: bool
     """The trailer dictionary of the cross-reference section at *pos* and, when
     *entries*, its entries (a hybrid file's /XRefStm stream standing for the table's
     free entries, as pypdf and poppler read it)."""
-    from pypdf.generic import DictionaryObject
-
     if not 0 <= pos < len(data):
         raise Unfollowable("a cross-reference offset lies outside the file")
     at = pos + len(data[pos:pos + 64]) - len(data[pos:pos + 64].lstrip())

@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 from typing import Optional, Tuple
 
+import platformdirs
+
 from ..atomic import write_atomic
 from ..errors import CouldNotCheck, safe_name
 from ..safeio import MAX_CACHE, NotRegularFile, format_size, read_regular
@@ -33,8 +35,6 @@ def default_cache_dir() -> str:
     env = os.environ.get(ENV_CACHE_DIR)
     if env:
         return env
-    import platformdirs
-
     return platformdirs.user_cache_dir("pith-tex", appauthor=False)
 
 

@@ -5,7 +5,7 @@ an existing directory (or a ``file://`` URL) is a mirror on disk laid out like t
 resolver: ``pith/NUM.json`` and ``pith/NUM/bundle.json``
 (or ``.well-known/pith/NUM/bundle.json``).
 
-HTTP policy (requests is imported lazily):
+HTTP policy:
 
 * one deadline for the whole command (``--deadline``): every request runs in a worker
   thread that is waited for until the deadline and no longer, so that name resolution,
@@ -43,6 +43,11 @@ import zlib
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, TypeVar, Union
 from urllib.parse import unquote, urljoin, urlsplit
 
+import requests
+import requests.adapters
+import urllib3
+import urllib3.exceptions as u3
+from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import InvalidHeader, MaxRetryError
 from urllib3.util.retry import Retry
 
@@ -234,8 +239,6 @@ class HttpResolver(Resolver):
 
     def _get_session(self) -> Any:
         if self._session is None:
-            import requests
-
             s = requests.Session()
             s.mount("http://", _tracking_adapter())
             s.mount("https://", _tracking_adapter())
@@ -282,8 +285,6 @@ class HttpResolver(Resolver):
 
     def _get_once(self, url: str, max_body: int) -> Union[Document, "_Redirect"]:
         """One URL, with retries; a redirect is returned, not followed."""
-        import requests
-
         session = self._get_session()
         retry = ResolverRetry(total=MAX_ATTEMPTS - 1, backoff_factor=BACKOFF_BASE,
                               status_forcelist=RETRY_STATUSES)
@@ -411,8 +412,6 @@ class HttpResolver(Resolver):
         size = 0
         raw = r.raw
         read = getattr(raw, "read1", None)
-        import urllib3.exceptions as u3
-
         while True:
             self.deadline.check(url)
             try:
@@ -530,10 +529,6 @@ def _forget_sockets(ident: Optional[int]) -> List[socket.socket]:
 def _tracking_adapter() -> Any:
     """A requests adapter whose connections register their socket
     (:func:`_register_socket`) as soon as it exists, before TLS and the request."""
-    import requests.adapters
-    import urllib3
-    from urllib3.connection import HTTPConnection, HTTPSConnection
-
     class Tracked(HTTPConnection):
         def _new_conn(self) -> Any:
             sock = super()._new_conn()
