@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: A part of the suite that needs no TeX: the shipped pith.sty, the one version, the docs'
 #: links (the sdist must carry every file the docs link to).
-SDIST_TESTS = ["tests/python/test_py_check.py::test_shipped_sty_is_the_repository_file",
+SDIST_TESTS = ["tests/python/check/test_py_check.py::test_shipped_sty_is_the_repository_file",
                "tests/python/test_py_version.py::test_pith_tex_and_pith_sty_share_one_version",
                "tests/python/test_py_version.py::test_a_new_include_format_moves_the_version",
                "tests/python/test_py_docs.py::test_every_relative_link_resolves"]

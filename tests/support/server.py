@@ -2,7 +2,7 @@
 
 The server speaks HTTP for real (``http.server.ThreadingHTTPServer`` in a thread,
 ephemeral port): ``pith-tex fetch`` is run against it as a subprocess
-(``tests/resolver``) or ``HttpResolver`` in-process (``tests/python/test_py_http.py``);
+(``tests/resolver``) or ``HttpResolver`` in-process (``tests/python/resolver/test_py_http.py``);
 nothing is patched.  What it answers is a *scenario table*: ``path -> [Reply, Reply, ...]``.
 The n-th request for a path gets the n-th reply (the last one repeats), so
 "500 then 200" is ``[Reply(status=500), good]``.  Paths without an entry get 404.

@@ -37,7 +37,7 @@ def carries_no_pith(path: str) -> bool:
 
     try:  # pypdf opens the path itself: not a FIFO or a device (verify_file says what it is)
         check_regular(path)
-        claims = read_claims(path)
+        claims = read_claims(path, engines=False)  # what it claims, not what it shows
     except Exception:  # noqa: BLE001 -- UnreadablePdf and the like: verify_file reports it
         return False
     return (not claims.info and not claims.not_text and claims.info_all == {}

@@ -273,13 +273,14 @@ def _first_page(reader: Any) -> Tuple[Any, int]:
     return None, 0
 
 
-def read_claims(path: str) -> PdfClaims:
-    """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
-    one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
+def read_claims(path: str, *, engines: bool = True) -> PdfClaims:
+    """The Pith claims of the PDF at *path* (*engines* False: its metadata only, page 1
+    unread).  Raises :class:`UnreadablePdf` (with a one-line reason) for a file that is
+    not a complete, readable, unencrypted PDF."""
     data = _read_file(path)
     readers: List[Any] = []
     with _quiet_pypdf() as reports:
-        claims = _read_claims(data, reports, readers)
+        claims = _read_claims(data, reports, readers, engines)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
     return claims
@@ -344,9 +345,10 @@ def _shows(reader: Any, data: bytes, number: str) -> Tuple[Optional[str], Option
 
 
 def _read_claims(data: bytes, duplicates: _Duplicates,
-                 readers: Optional[List[Any]] = None) -> PdfClaims:
+                 readers: Optional[List[Any]] = None, engines: bool = True) -> PdfClaims:
     """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`); the
-    reader is appended to *readers* when given."""
+    reader is appended to *readers* when given.  *engines* False: the metadata only
+    (Info, every revision's Info, XMP), without the gate and page 1's reading."""
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if readers is not None:
@@ -375,7 +377,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
                                 "PDFs") from e
         raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
                                                           show(str(e), 80))) from e
-    if _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
+    if engines and _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
         # nothing can be verified: reading the page would be wasted
         return PdfClaims(info, pages, None, None, tuple(bad))
     info_all: Union[Dict[str, List[str]], str]
@@ -386,6 +388,8 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
+    if not engines:
+        return PdfClaims(info, pages, None, None, tuple(bad), info_all, xmp)
     costly: List[str] = []
     refused = tuple(refusals(data, reader, costly))
     view: Optional[PageOne] = None

@@ -5,7 +5,7 @@ pdflatex, real engines; TeX is required (a missing program is an error, never a 
 Forgeries: another paper's title is what every reader sees, while the record's title is
 in the text layer, hidden four ways (text render mode 3, white, under a white box,
 clipped away), or painted smaller below a larger title, or painted with words added.
-Each gets exit 1, and the test shows from PDFium's and poppler's renderings that no ink
+Each gets exit 1, and the test shows from PDFium's, poppler's and pdf.js's renderings that no ink
 is where the hidden title's words are.
 
 Honest papers: stand-ins of ICLR's small-capital title (Times, whose small capitals are
@@ -18,10 +18,12 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Dict, List, Tuple
 
 import pytest
 
+import pdfjs
 from test_py_title_pdf import TITLE, build, lines, paper, pith_tex, verify
 from texbuild import compile_tex
 
@@ -77,7 +79,12 @@ def seen(pdf: Path, words: List[str]) -> Dict[str, Dict[str, int]]:
         if w.text in words and w.text not in boxes:
             boxes[w.text] = w.box
     assert set(boxes) == set(words), (boxes, words)
-    return {v.engine: {w: _dark(v.raster, boxes[w]) for w in words} for v in page.views}
+    shown = {v.engine: {w: _dark(v.raster, boxes[w]) for w in words} for v in page.views}
+    firefox = pdfjs.render(pdf)  # the third oracle: what Firefox paints
+    raster = SimpleNamespace(dpi=firefox.info["dpi"], width=firefox.width,
+                             height=firefox.height, pixels=firefox.pixels)
+    shown["pdf.js"] = {w: _dark(raster, boxes[w]) for w in words}
+    return shown
 
 
 # --- forgeries --------------------------------------------------------------------------

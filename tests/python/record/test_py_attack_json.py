@@ -65,7 +65,7 @@ def test_a_key_written_twice_is_not_verified(tmp_path, case):
 
 # -- NaN and Infinity: Python reads them, JSON has no such values -------------------------
 
-MIRROR = Path(__file__).resolve().parents[2] / "examples" / "mirror"
+MIRROR = Path(__file__).resolve().parents[3] / "examples" / "mirror"
 
 
 def _with_state(value: str) -> str:

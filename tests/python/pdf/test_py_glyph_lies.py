@@ -5,8 +5,8 @@ another one (tests/support/glyph_lies.py: a /ToUnicode map, Type 1 glyphs rename
 their /Differences names, a Type 3 font, an /ActualText span, a faint outline under a
 stencil image).  ``pith-tex verify`` must not say verified (exit 1 or 3); each test shows
 with PDFium and poppler that the attack is real: both extract the claimed number, and
-both renderings of the badge are the pixels of the swapped number (the same page with
-that number honestly painted), not those of the claimed one.  The papers have no QR code:
+their renderings of the badge, and pdf.js's (Firefox's), are the pixels of the swapped
+number (the same page with that number honestly painted), not those of the claimed one.  The papers have no QR code:
 nothing else on the page proves the number.
 
 And honest badges verify on every route, size, placement and the fonts of real classes:
@@ -26,6 +26,7 @@ import pytest
 
 import glyph_lies as G
 import hostile_pdfs as H
+import pdfjs
 import recorded
 import texbuild
 from texbuild import tool
@@ -101,6 +102,13 @@ def poppler_dark(pdf: Path, box: Tuple[float, float, float, float]) -> set:
     return _dark(w, h, lambda x, y: px[y * w + x], box, height)
 
 
+def pdfjs_dark(pdf: Path, box: Tuple[float, float, float, float]) -> set:
+    """The dark pixels of pdf.js's (Firefox's) rendering of *box*."""
+    shown = pdfjs.render(pdf, dpi=DPI)
+    w, px = shown.width, shown.pixels
+    return _dark(w, shown.height, lambda x, y: px[y * w + x], box, shown.info["height"])
+
+
 def _dark(w: int, h: int, at, box, height: float) -> set:
     k = DPI / 72
     x0, x1 = int(box[0] * k), int(box[2] * k) + 1
@@ -131,7 +139,7 @@ def test_a_glyph_lie_is_not_verified(honest, tmp_path, lie):
     # the same page with the swapped number honestly set, far from the claimed number's
     swapped = G.painted_swapped(honest, tmp_path / "swapped.pdf")
     box = G.badge_box_pdf(honest, CLAIMED)
-    for dark in (pdfium_dark, poppler_dark):
+    for dark in (pdfium_dark, poppler_dark, pdfjs_dark):
         lie_px, other_px, claimed_px = dark(pdf, box), dark(swapped, box), dark(honest, box)
         assert len(lie_px) > 100
         near, far = _apart(lie_px, other_px), _apart(lie_px, claimed_px)

@@ -16,7 +16,7 @@ from typing import Any, Dict
 from standins import PLOS_LIKE
 from texbuild import STY, tool
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MIRROR = ROOT / "examples" / "mirror"
 N = "O6TNNA4XHFGPSALGBT7UWDA2Z3"
 TITLE = "FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale Training of LLMs"

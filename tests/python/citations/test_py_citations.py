@@ -24,7 +24,7 @@ import citation_records as C
 import server as S
 from pith_tex.verify.files import verify_file
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MIRROR = ROOT / "examples" / "mirror"
 SEED = C.seed()
 SEED_ID = C.SEED_ID

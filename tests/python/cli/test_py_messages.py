@@ -12,7 +12,7 @@ from typing import Dict
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MIRROR = ROOT / "examples" / "mirror"
 N = "O6TNNA4XHFGPSALGBT7UWDA2Z3"  # the example mirror's record, from 2025, unsigned
 

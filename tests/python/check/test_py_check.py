@@ -23,7 +23,7 @@ import pytest
 import recorded
 from texbuild import STY, tool
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "paper" / "main.tex"
 MIRROR = ROOT / "examples" / "mirror"
 N = "O6TNNA4XHFGPSALGBT7UWDA2Z3"  # the example paper's number (its mirror's one record)

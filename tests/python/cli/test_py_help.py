@@ -14,7 +14,7 @@ import pytest
 from clicheck import command_problems, split_line
 from pith_tex.cli.commands import EPILOGS, JSON_HELP, MAIN_EPILOG, SUMMARIES, main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 COMMANDS = sorted(main.commands)
 
 

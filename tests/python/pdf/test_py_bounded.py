@@ -5,6 +5,7 @@ that says so.  The engines are real: PDFium renders the fan-outs until a bound s
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -130,3 +131,30 @@ def test_an_honest_paper_reads_the_same_in_the_child(tmp_path):
     assert there == here._replace(views=tuple(
         v._replace(version=w.version) for v, w in zip(here.views, there.views)))
     assert there.views[0].codes  # the QR code came back
+
+
+def test_verify_dir_reads_each_page_one_once(tmp_path):
+    """``verify DIR`` asks the engines for page 1 of each PDF with a Pith Number once, and
+    not at all for a figure: the poppler tools run through a logging shim (the real tools
+    still run), and each PDF's ``pdftotext -bbox-layout`` is counted.  (It was asked twice
+    a PDF: once to tell a figure from a paper, once to verify.)"""
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    for name in ("a", "b"):
+        (papers / (name + ".pdf")).write_bytes(H.paper(tmp_path / name, V).read_bytes())
+    (papers / "fig.pdf").write_bytes(fan_out(0))
+    shims, log = tmp_path / "shims", tmp_path / "calls.log"
+    shims.mkdir()
+    for tool in ("pdftotext", "pdftoppm", "pdfinfo"):
+        real = subprocess.run(["which", tool], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        shim = shims / tool
+        shim.write_text('#!/bin/sh\necho "%s $*" >> "%s"\nexec %s "$@"\n' % (tool, log, real))
+        shim.chmod(0o755)
+    env = dict(os.environ, PATH="%s:%s" % (shims, os.environ["PATH"]))
+    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", str(papers)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "fig.pdf  no Pith Number" in r.stdout, r.stdout
+    layouts = [c for c in log.read_text().splitlines() if "-bbox-layout" in c]
+    assert len(layouts) == 2, layouts

@@ -16,7 +16,7 @@ from pith_tex.title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, canon_
                             normalise)
 from pith_tex.title.source import find_title
 
-VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "pith-numbers.jsonl"
+VECTORS = Path(__file__).resolve().parents[2] / "vectors" / "pith-numbers.jsonl"
 
 
 def _titled():
