@@ -18,7 +18,7 @@ list, never up (import-linter's contracts in pyproject.toml check it: ``make lin
 
 and at the bottom, used by all: ``errors`` (error types, exit codes), ``checks`` (Check,
 Outcome), ``safeio`` (regular files, capped reads), ``atomic`` (file replacement),
-``console`` (printing, exit statuses), ``report`` (text and JSON output).
+``console`` (exit statuses), ``report`` (text and JSON output).
 """
 
 #: The one version of pith-tex and of the pith.sty it ships (pith.sty's \ProvidesExplPackage
