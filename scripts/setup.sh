@@ -49,7 +49,8 @@ if ! .venv/bin/python -c "import sys" 2>/dev/null; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test,lint]'
+# scale: the Dask tests (tests/python/verify/test_py_archive.py); lint: make lint
+.venv/bin/python -m pip install -q -e '.[test,scale,lint]'
 
 # pdf.js (Firefox's PDF engine) for the tests only: pdfjs-dist and @napi-rs/canvas at the
 # versions of tests/pdfjs/package-lock.json, in tests/pdfjs/node_modules (git-ignored).

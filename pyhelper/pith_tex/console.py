@@ -12,13 +12,14 @@ import sys
 from typing import Callable, NoReturn
 
 import click
-from click import echo
+from click import echo as echo  # click's own, for the commands that print through console
 
 from .errors import PithError
 
 
-def run_guarded(body: Callable[[], int]) -> NoReturn:
-    """Run a command body; map its exit code and errors to the process exit status."""
+def run_guarded(body: Callable[[], int], debug: bool = False) -> NoReturn:
+    """Run a command body; map its exit code and errors to the process exit status.
+    *debug* (PITH_TEX_DEBUG, read by the command line): an internal error's traceback."""
     for stream in (sys.stdout, sys.stderr):  # never die on a terminal that is not UTF-8
         try:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
@@ -44,7 +45,7 @@ def run_guarded(body: Callable[[], int]) -> NoReturn:
     except (click.exceptions.Exit, click.ClickException):  # click's own: they pass through
         raise
     except Exception as e:  # noqa: BLE001 -- never a traceback for the user
-        if os.environ.get("PITH_TEX_DEBUG"):
+        if debug:
             raise
         echo("error: internal error (%s: %s); please report it, "
              "PITH_TEX_DEBUG=1 shows the traceback" % (type(e).__name__, e), err=True)

@@ -168,3 +168,13 @@ def read_regular_or_raise(path: str, cap: int, *, follow_symlinks: bool = True) 
     if data is None:
         raise FileTooLarge(path, cap)
     return data
+
+
+def read_tex(path: str, cap: int = MAX_TEX) -> str:
+    """The text of a TeX file (source, package or log); undecodable bytes replaced.
+
+    Raises :class:`OSError`: :class:`NotRegularFile` for a FIFO, device, socket or
+    directory (refused before it is opened), :class:`FileTooLarge` beyond *cap*
+    (8 MiB: :data:`MAX_TEX`).
+    """
+    return read_regular_or_raise(path, cap).decode("utf-8", "replace")

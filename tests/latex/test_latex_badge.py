@@ -546,6 +546,23 @@ VENUES = {
                 r"\long\def\aistatstitle#1{{\centering\Large\bfseries #1\par}}"
                 r"\long\def\aistatsauthor#1{\ifnum\statePaper=0 Anonymous Author\else #1\fi"
                 r"\par}"),
+    # APA 7 (apa7.cls): a class; its option mask defines \apaSeven@maskauthoridentity,
+    # which its title page and author note test.
+    "apa7": ("apa7", "man,mask",
+             r"\DeclareOption{man}{}\DeclareOption{mask}{\def\apaSeven@maskauthoridentity{\relax}}"
+             r"\ProcessOptions\relax\LoadClass{article}"),
+    # Interspeech (Interspeech.cls of 2024 and 2025): a class; \ifinterspeechfinal false
+    # until \interspeechcameraready, the title block anonymous until then.
+    "interspeech": ("Interspeech", "",
+                    r"\ProcessOptions\relax\LoadClass[a4paper]{article}"
+                    r"\newif\ifinterspeechfinal\interspeechfinalfalse"
+                    r"\def\interspeechcameraready{\global\interspeechfinaltrue}"
+                    r"\def\@author{\ifinterspeechfinal Ada Author\else"
+                    r" Anonymous submission to Interspeech\fi}"),
+    # Interspeech's class of 2026: the option cameraready sets \ifcameraready.
+    "interspeech-2026": ("Interspeech", "",
+                         r"\newif\ifcameraready\DeclareOption{cameraready}{\camerareadytrue}"
+                         r"\ProcessOptions\relax\LoadClass[a4paper]{article}"),
     # CoRL (corl_2024.sty, corl_2025.sty): options final and preprint.
     "corl": ("corl_2099", "", r"\newif\if@conferencefinal\@conferencefinalfalse"
              r"\DeclareOption{final}{\@conferencefinaltrue}"
@@ -553,7 +570,7 @@ VENUES = {
              r"\DeclareOption{preprint}{\@preprinttypetrue}\ProcessOptions\relax"),
 }
 # The stand-ins that are classes (\documentclass), not packages.
-CLASSES = {"uai", "colt", "elsarticle", "ecai"}
+CLASSES = {"uai", "colt", "elsarticle", "ecai", "apa7", "interspeech", "interspeech-2026"}
 # What pith's log line says for each (acmart's class option anonymous reaches
 # pith as a global option, before its switch is read).
 VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
@@ -565,7 +582,8 @@ VENUE_WHY = {"acmart": "option anonymous", "neurips": "NeurIPS submission",
              "tmlr": "TMLR submission", "uai": "UAI submission",
              "colt": "COLT submission", "aistats": "AISTATS submission",
              "corl": "CoRL submission", "elsarticle": "double-blind submission",
-             "ecai": "ECAI submission"}
+             "ecai": "ECAI submission", "apa7": "APA mask",
+             "interspeech": "Interspeech review", "interspeech-2026": "Interspeech review"}
 # The stand-ins that, like the real files, say no \ProvidesPackage (TMLR's
 # switch is read only when tmlr.sty is known to be loaded).
 NO_PROVIDES = {"tmlr", "colm-2024", "colm-2025"}
@@ -635,6 +653,9 @@ FINAL_MODES = [
     ("corl", "preprint", ""),
     ("elsarticle", "", ""),
     ("ecai", "", ""),
+    ("apa7", "man", ""),
+    ("interspeech", "", r"\interspeechcameraready"),
+    ("interspeech-2026", "cameraready", ""),
 ]
 
 
@@ -707,6 +728,8 @@ GENERIC = {
     "corl": r"\newif\if@conferencefinal\@conferencefinalfalse"
             r"\newif\if@preprinttype\@preprinttypefalse",
     "aistats": r"\newcommand{\statePaper}{0}",
+    # a paper's own camera-ready switch, as Interspeech 2026's is named
+    "interspeech-2026": r"\newif\ifcameraready\camerareadyfalse",
 }
 
 

@@ -112,6 +112,8 @@ REVIEW = [
     ("colt", "anon", ""),         # a class; \newif true with the option anon
     ("aistats", "", ""),          # \statePaper 0, read only with \aistatstitle
     ("corl", "", ""),             # \newif false, read only with corl_YYYY loaded
+    ("apa7", "man,mask", ""),     # a class; its option mask (LaTeXML: OmniBus)
+    ("interspeech", "", ""),      # a class; no \interspeechcameraready (LaTeXML: OmniBus)
     ("acmart", "sigconf,anonymous", ""),  # a class option: pith's key, global
     # \iclrfinalcopy in \AtBeginDocument: too late for the PDF (begindocument/before).
     ("iclr", "", r"\AtBeginDocument{\iclrfinalcopy}"),
@@ -190,6 +192,7 @@ FINAL = [
     ("aistats", "preprint", ""),
     ("corl", "final", ""),
     ("corl", "preprint", ""),
+    ("apa7", "man", ""),
     ("otherjournal", "", ""),         # \if@accepted false, but no tmlr.sty: not a review mode
     ("otherjournal", "corl", ""),     # \if@conferencefinal false, no corl_YYYY
     ("otherjournal", "aistats", ""),  # \statePaper 0, no \aistatstitle

@@ -185,7 +185,7 @@ def test_the_mirror_readme_commands_run(tmp_path: Path) -> None:
 def _sty_venues() -> Set[str]:
     """The names pith.sty's log line gives for each venue it detects."""
     names = set(re.findall(r"\\__pith_anon:n \{ ([A-Za-z]+) \}", STY))
-    names |= set(re.findall(r"\{ ([A-Za-z]+)~(?:submission|review|rebuttal|anonymous) \}",
+    names |= set(re.findall(r"\{ ([A-Za-z]+)~(?:submission|review|rebuttal|anonymous|mask) \}",
                             STY))
     names.discard("option")  # option~anonymous: the option, not a venue
     assert len(names) >= 15, names  # the patterns still match pith.sty's code
@@ -197,7 +197,7 @@ NOT_VENUES = {"PDF", "QR", "XMP", "HTML", "LaTeXML", "IJCAI", "LNCS", "Info"}
 
 
 def _venues_named(passage: str) -> Set[str]:
-    words = set(re.findall(r"\b([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*|acmart)\b", passage))
+    words = set(re.findall(r"\b([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*|acmart|Interspeech)\b", passage))
     return {w for w in words if w not in NOT_VENUES}
 
 

@@ -18,8 +18,9 @@ warnings allowed).  docs/cli.md says what each one checks; each lives in its own
 ``pdf``           :mod:`.pdfcheck`: the PDF built verifies and carries the number
 ``upload``        :mod:`.upload`: the files the compile read, and their names
 
-:mod:`.run` runs them in that order; :mod:`.command` prints them (or ``--json``) and
-writes ``--tarball``.
+:mod:`.run` runs them in that order, as steps over one :class:`.paper.Paper` (the
+directory read once, through a :class:`pith_tex.sourcetree.SourceTree`: every check reads
+from it); :mod:`.command` prints them (or ``--json``) and writes ``--tarball``.
 """
 
 

@@ -8,7 +8,7 @@ import re
 from typing import List, Optional
 
 from ..checks import Check, FAIL, OK, WARN
-from ..include.discover import read_tex
+from ..sourcetree import SourceTree
 from .texsource import strip_comments
 
 _CITE_RE = re.compile(r"\\(?:[A-Za-z]*cite[A-Za-z]*\*?|nocite)(?![A-Za-z@])")
@@ -25,13 +25,13 @@ _BLG_RE = re.compile(r"^(I couldn't open (?:style|database) file [^\n]*"
                      r"|Warning--I didn't find a database entry for \"[^\"\n]*\")", re.M)
 
 
-def _bibtex_said(directory: str, job: str) -> List[str]:
+def _bibtex_said(tree: SourceTree, job: str) -> List[str]:
     """The problems the author's last BibTeX run wrote in DIR/JOB.blg (at most three)."""
-    path = os.path.join(directory, job + ".blg")
+    path = os.path.join(tree.directory, job + ".blg")
     if os.path.islink(path) or not os.path.isfile(path):
         return []
     try:
-        text = read_tex(path)
+        text = tree.text(path)
     except OSError:
         return []
     found: List[str] = []
@@ -42,14 +42,14 @@ def _bibtex_said(directory: str, job: str) -> List[str]:
     return found[:3]
 
 
-def active_bibliography(sources: List[str]) -> Optional[str]:
+def active_bibliography(tree: SourceTree, sources: List[str]) -> Optional[str]:
     """"bibtex" when an uncommented ``\\bibliography``, ``\\addbibresource`` or
     ``\\printbibliography`` is in the paper's sources (only then is BibTeX or biber the
     way to define a citation), "hand" for a ``thebibliography`` written out, else None."""
     hand = False
     for path in sources:
         try:
-            text = "\n".join(strip_comments(read_tex(path)))
+            text = "\n".join(strip_comments(tree.text(path)))
         except OSError:
             continue
         if _BIB_RE.search(text):
@@ -58,13 +58,13 @@ def active_bibliography(sources: List[str]) -> Optional[str]:
     return "hand" if hand else None
 
 
-def needs_bbl(sources: List[str]) -> bool:
+def needs_bbl(tree: SourceTree, sources: List[str]) -> bool:
     """Whether the paper cites through BibTeX/biber (an uncommented ``\\bibliography``
     or ``\\addbibresource``, no ``thebibliography`` written by hand)."""
     cites = bib = hand = False
     for path in sources:
         try:
-            text = "\n".join(strip_comments(read_tex(path)))
+            text = "\n".join(strip_comments(tree.text(path)))
         except OSError:
             continue
         cites = cites or bool(_CITE_RE.search(text))
@@ -75,14 +75,15 @@ def needs_bbl(sources: List[str]) -> bool:
     return bib and not hand
 
 
-def check_citations(directory: str, job: str, sources: List[str],
+def check_citations(tree: SourceTree, job: str, sources: List[str],
                     log: Optional[str], finished: bool = True) -> Check:
-    """*sources*: the paper's ``.tex`` files; *log*: the last run's log (None: no compile);
+    """*tree*: the paper's directory; *sources*: its ``.tex`` files (paths in *tree*);
+    *log*: the last run's log (None: no compile);
     *finished*: the compile made its PDF (else the log of a run that stopped tells
     nothing of citations: not checked)."""
     bbl = job + ".bbl"
-    has_bbl = os.path.isfile(os.path.join(directory, bbl))
-    if needs_bbl(sources) and not has_bbl:
+    has_bbl = os.path.isfile(os.path.join(tree.directory, bbl))
+    if needs_bbl(tree, sources) and not has_bbl:
         return Check("citations", FAIL, "the paper cites but there is no %s: arXiv does not "
                      "run BibTeX: run bibtex (or biber) %s and upload %s" % (bbl, job, bbl))
     if log is None or not finished:
@@ -92,7 +93,7 @@ def check_citations(directory: str, job: str, sources: List[str],
             "compile), so undefined citations are not known"))
     cites = sorted(set(_UNDEF_CITE_RE.findall(log)))
     refs = sorted(set(_UNDEF_REF_RE.findall(log)))
-    how = active_bibliography(sources) if cites else "bibtex"
+    how = active_bibliography(tree, sources) if cites else "bibtex"
     if how is None:
         return Check("citations", FAIL, "undefined citations after the compile (arXiv shows "
                      "[?]): %s; the paper has no active bibliography (no uncommented "
@@ -103,7 +104,7 @@ def check_citations(directory: str, job: str, sources: List[str],
                      "[?]): %s; the paper's thebibliography has no \\bibitem for them"
                      % ", ".join(cites[:10]))
     if cites:
-        said = _bibtex_said(directory, job)
+        said = _bibtex_said(tree, job)
         if said:
             # Running BibTeX again gives the same .bbl: what stopped it is the advice.
             return Check("citations", FAIL, "undefined citations after the compile (arXiv "

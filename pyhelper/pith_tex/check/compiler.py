@@ -10,7 +10,7 @@ import time
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
-from ..include.discover import read_tex
+from ..safeio import read_tex
 from .bounded import OUTPUT_CAP, run_limited
 from .upload import Recorded, merged, read_fls
 
@@ -105,101 +105,140 @@ def compile_paper(paper: str, main: str, route: str,
             return Compiled(Check("compile", ERROR, "%s is not installed: install TeX Live "
                                   "to compile (see README.md)" % name), None, [], None, None)
         tools.append(path)
-    job = os.path.splitext(main)[0]
-    work = os.path.dirname(paper)
-    env = _env(work)
-    end = time.monotonic() + budget_seconds
-    engine = _ENGINES[route]
-    cmd = [tools[0], "-interaction=nonstopmode", "-no-shell-escape", "-recorder", _arg(main)]
-    joblog = os.path.join(paper, job + ".log")
-    output = os.path.join(work, "tex-output.txt")  # outside the copy: not an input
-    log = ""
-    runs = 0
-    seen: List[Recorded] = []  # each run's -recorder list
+    run = _Compile(paper, main, route, budget_seconds, progress, tick)
+    try:
+        failed = run.latex(tools[0], first_run)
+        if failed is None and route == "dvips":
+            failed = run.dvips(tools[1], tools[2])
+    except OSError as e:
+        return Compiled(Check("compile", ERROR, "could not run %s: %s"
+                              % (run.engine, e.strerror or e)), None, [], None, None)
+    return failed if failed is not None else run.made()
 
-    def recorded_so_far() -> Optional[Recorded]:
+
+class _Compile:
+    """One compile of the copy *paper*: the LaTeX runs, then (dvips route) dvips and
+    ps2pdf, all within one time budget; each step returns its failure, or None."""
+
+    def __init__(self, paper: str, main: str, route: str, budget_seconds: float,
+                 progress: Optional[Callable[[str], None]],
+                 tick: Optional[Callable[[], None]]) -> None:
+        self.paper, self.main, self.route = paper, main, route
+        self.job = os.path.splitext(main)[0]
+        work = os.path.dirname(paper)
+        self.env = _env(work)
+        self.budget_seconds = budget_seconds
+        self.end = time.monotonic() + budget_seconds
+        self.engine = _ENGINES[route]
+        self.joblog = os.path.join(paper, self.job + ".log")
+        self.output = os.path.join(work, "tex-output.txt")  # outside the copy: not an input
+        self.progress, self.tick = progress, tick
+        self.log = ""
+        self.runs = 0
+        self.rerun = False  # the log still asks for a rerun after MAX_RUNS runs
+        self.steps = ""  # what ran, for the compile line
+        self.seen: List[Recorded] = []  # each run's -recorder list
+        self.recorded: Optional[Recorded] = None
+
+    def recorded_so_far(self) -> Optional[Recorded]:
         # Every run's reads: arXiv compiles from nothing, so a file only the first run
         # reads (no .aux yet) belongs to the upload as much as the last run's files.
-        now = _recorded(paper, job)
+        now = _recorded(self.paper, self.job)
         if now is not None:
-            seen.append(now)
-        return merged(seen) if seen else None
+            self.seen.append(now)
+        return merged(self.seen) if self.seen else None
 
-    def stopped(what: str, why: Optional[str]) -> Compiled:
+    def stopped(self, what: str, why: Optional[str]) -> Compiled:
         if why == "time":
             msg = "%s did not finish within %d s in all (arXiv stops it too)" % (
-                what, budget_seconds)
+                what, self.budget_seconds)
         else:
             msg = "%s wrote more than %d MB of log or output: stopped" % (
                 what, OUTPUT_CAP // (1024 * 1024))
         return Compiled(Check("compile", FAIL, msg), None, [], None, None)
 
-    def say(text: str) -> None:
-        if progress is not None:
-            progress(text)
+    def say(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress(text)
 
-    try:
-        while runs < MAX_RUNS:
-            runs += 1
-            say("%s run %d" % (engine, runs))
-            r = run_limited(cmd, paper, env, end, output, (joblog,), tick=tick)
+    def latex(self, tool: str, first_run: Optional[Callable[[Optional[Recorded]], None]]
+              ) -> Optional[Compiled]:
+        """LaTeX, run until the log asks for no rerun (at most :data:`MAX_RUNS` runs)."""
+        cmd = [tool, "-interaction=nonstopmode", "-no-shell-escape", "-recorder",
+               _arg(self.main)]
+        while self.runs < MAX_RUNS:
+            self.runs += 1
+            self.say("%s run %d" % (self.engine, self.runs))
+            r = run_limited(cmd, self.paper, self.env, self.end, self.output, (self.joblog,),
+                            tick=self.tick)
             if r.stopped:
-                return stopped(engine, r.stopped)
+                return self.stopped(self.engine, r.stopped)
             try:
-                log = read_tex(joblog)
+                self.log = read_tex(self.joblog)
             except OSError:
-                log = r.output
+                self.log = r.output
             if r.returncode != 0:
-                first, excerpt = _log_excerpt(log)
-                if route != "xelatex" and _NEEDS_XETEX_RE.search(first):
-                    # fontspec, unicode-math: the paper is a XeLaTeX (or LuaLaTeX) one.
-                    first += "; a XeLaTeX paper: pith-tex check --route xelatex"
-                hint = missing_file_hint(paper, first, route)
-                if hint is not None:
-                    first += "; " + hint
-                return Compiled(Check("compile", FAIL, "%s failed (run %d): %s"
-                                      % (engine, runs, first)), None, excerpt, log,
-                                recorded_so_far())
-            recorded = recorded_so_far()
-            if runs == 1 and first_run is not None:
-                first_run(recorded)
-            if not _RERUN_RE.search(log):
+                return self.failed_run()
+            self.recorded = self.recorded_so_far()
+            if self.runs == 1 and first_run is not None:
+                first_run(self.recorded)
+            if not _RERUN_RE.search(self.log):
                 break
-        rerun = runs == MAX_RUNS and bool(_RERUN_RE.search(log))
-        out = job + (".dvi" if route == "dvips" else ".pdf")
-        if not os.path.exists(os.path.join(paper, out)):
+        self.rerun = self.runs == MAX_RUNS and bool(_RERUN_RE.search(self.log))
+        out = self.job + (".dvi" if self.route == "dvips" else ".pdf")
+        if not os.path.exists(os.path.join(self.paper, out)):
             return Compiled(Check("compile", FAIL, "%s made no %s (%s)" % (
-                engine, out, "no pages of output" if "No pages of output" in log
-                else "see the log")), None, log.splitlines()[-8:], log, recorded)
-        steps = "%s x%d" % (engine, runs)
-        if route == "dvips":
-            for cmd2, name in (([tools[1], "-R2", "-q", "-z", _arg(job + ".dvi"), "-o",
-                                 _arg(job + ".ps")], "dvips -R2 -q -z"),
-                               ([tools[2], "-dSAFER", _arg(job + ".ps"), _arg(job + ".pdf")], "ps2pdf")):
-                say(name)
-                r = run_limited(cmd2, paper, env, end, output, tick=tick)
-                if r.stopped:
-                    return stopped(name, r.stopped)
-                if r.returncode != 0:
-                    tail = [ln for ln in r.output.splitlines() if ln.strip()][-8:]
-                    return Compiled(Check("compile", FAIL, "%s failed (exit %d)%s" % (
-                        name, -1 if r.returncode is None else r.returncode,
-                        ": " + tail[0] if tail else "")), None, tail, log,
-                        recorded)
-            steps += ", dvips -R2 -q -z, ps2pdf"
-    except OSError as e:
-        return Compiled(Check("compile", ERROR, "could not run %s: %s"
-                              % (engine, e.strerror or e)), None, [], None, None)
-    pdf = os.path.join(paper, job + ".pdf")
-    if not os.path.exists(pdf):
-        return Compiled(Check("compile", FAIL, "%s: no %s.pdf was made" % (steps, job)), None,
-                        [], log, recorded)
-    if rerun:
-        return Compiled(Check("compile", WARN, "%s: compiles, but the log still asks for a "
-                              "rerun after %d runs (arXiv stops there)" % (steps, MAX_RUNS)),
-                        pdf, [], log, recorded)
-    return Compiled(Check("compile", OK, "%s: compiles with no error (no shell escape)%s"
-                          % (steps, _texlive(log))), pdf, [], log, recorded)
+                self.engine, out, "no pages of output" if "No pages of output" in self.log
+                else "see the log")), None, self.log.splitlines()[-8:], self.log,
+                self.recorded)
+        self.steps = "%s x%d" % (self.engine, self.runs)
+        return None
+
+    def failed_run(self) -> Compiled:
+        """The compile line of a LaTeX run that ended with an error."""
+        first, excerpt = _log_excerpt(self.log)
+        if self.route != "xelatex" and _NEEDS_XETEX_RE.search(first):
+            # fontspec, unicode-math: the paper is a XeLaTeX (or LuaLaTeX) one.
+            first += "; a XeLaTeX paper: pith-tex check --route xelatex"
+        hint = missing_file_hint(self.paper, first, self.route)
+        if hint is not None:
+            first += "; " + hint
+        return Compiled(Check("compile", FAIL, "%s failed (run %d): %s"
+                              % (self.engine, self.runs, first)), None, excerpt, self.log,
+                        self.recorded_so_far())
+
+    def dvips(self, dvips: str, ps2pdf: str) -> Optional[Compiled]:
+        """The dvips route's two steps after LaTeX: dvips -R2, then ps2pdf."""
+        job = self.job
+        for cmd, name in (([dvips, "-R2", "-q", "-z", _arg(job + ".dvi"), "-o",
+                            _arg(job + ".ps")], "dvips -R2 -q -z"),
+                          ([ps2pdf, "-dSAFER", _arg(job + ".ps"), _arg(job + ".pdf")],
+                           "ps2pdf")):
+            self.say(name)
+            r = run_limited(cmd, self.paper, self.env, self.end, self.output, tick=self.tick)
+            if r.stopped:
+                return self.stopped(name, r.stopped)
+            if r.returncode != 0:
+                tail = [ln for ln in r.output.splitlines() if ln.strip()][-8:]
+                return Compiled(Check("compile", FAIL, "%s failed (exit %d)%s" % (
+                    name, -1 if r.returncode is None else r.returncode,
+                    ": " + tail[0] if tail else "")), None, tail, self.log, self.recorded)
+        self.steps += ", dvips -R2 -q -z, ps2pdf"
+        return None
+
+    def made(self) -> Compiled:
+        """The compile line once every step ran: the PDF made, or not."""
+        pdf = os.path.join(self.paper, self.job + ".pdf")
+        log, recorded, steps = self.log, self.recorded, self.steps
+        if not os.path.exists(pdf):
+            return Compiled(Check("compile", FAIL, "%s: no %s.pdf was made"
+                                  % (steps, self.job)), None, [], log, recorded)
+        if self.rerun:
+            return Compiled(Check("compile", WARN, "%s: compiles, but the log still asks "
+                                  "for a rerun after %d runs (arXiv stops there)"
+                                  % (steps, MAX_RUNS)), pdf, [], log, recorded)
+        return Compiled(Check("compile", OK, "%s: compiles with no error (no shell escape)%s"
+                              % (steps, _texlive(log))), pdf, [], log, recorded)
 
 
 #: The error of a package that needs XeTeX or LuaTeX (fontspec, unicode-math).

@@ -361,13 +361,7 @@ def judge_html(done: Converted, main: str, number: Optional[str] = None,
     # What LaTeXML reports about the rest of the paper (a figure format, another
     # package) is arXiv's HTML view's business, not the badge's: a WARN that names it.
     # Whatever names pith is pith's failure.
-    problems = ["undefined macro " + m.group(1) for m in _UNDEFINED_RE.finditer(output)]
-    problems += [m.group(0)[:300] if m.group(1) == "Error" else _fatal(output, m)
-                 for m in _ERROR_RE.finditer(output)]
-    # Debian's and Ubuntu's ImageMagick forbids reading PDF/PS by default, so LaTeXML
-    # here cannot convert a PDF figure: the author's machine, not the paper.
-    problems = [p + _POLICY_HINT if "not allowed by the security policy" in p else p
-                for p in problems]
+    problems = _problems(output)
     ours = [p for p in problems if _OURS_RE.search(p)]
     converted, after = "%s as arXiv does" % main, ""
     if part is not None:
@@ -393,6 +387,27 @@ def judge_html(done: Converted, main: str, number: Optional[str] = None,
         # an undefined macro, and LaTeXML puts its error box in the page: that document's
         # doing, not the paper's (the whole paper converts without it).
         problems += ["an error box in the page: " + e for e in parser.errors]
+    return _badge(done, parser, number, expect_badge, problems, (converted, after))
+
+
+def _problems(output: str) -> List[str]:
+    """What LaTeXML's *output* reports: undefined macros, errors, fatal errors."""
+    problems = ["undefined macro " + m.group(1) for m in _UNDEFINED_RE.finditer(output)]
+    problems += [m.group(0)[:300] if m.group(1) == "Error" else _fatal(output, m)
+                 for m in _ERROR_RE.finditer(output)]
+    # Debian's and Ubuntu's ImageMagick forbids reading PDF/PS by default, so LaTeXML
+    # here cannot convert a PDF figure: the author's machine, not the paper.
+    return [p + _POLICY_HINT if "not allowed by the security policy" in p else p
+            for p in problems]
+
+
+def _badge(done: Converted, parser: "_Links", number: Optional[str], expect_badge: bool,
+           problems: List[str], said: Tuple[str, str]) -> Check:
+    """The ``html`` line from the badge in the page (*said*: what was converted, and
+    what the line ends with): one link to the paper's number with its text, none when
+    anonymous."""
+    html = done.html
+    converted, after = said
     if not expect_badge:
         if parser.links or (number and number in html):
             return Check("html", FAIL, "anonymous, but the HTML page links to or names the "

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN, decisive
 from ..include.discover import find_pith_numbers
+from ..sourcetree import SourceTree
 from ..errors import PithError, UsageError
 from ..verify.files import verify_include_file
 from .texsource import DEFAULT_INCLUDE, strip_comments
@@ -108,12 +109,13 @@ def check_include(directory: str, name: str) -> Tuple[Check, Optional[FileOutcom
                  % (shown, year, out.outcome.number, signed)), out
 
 
-def check_number(directory: str, include_name: str,
+def check_number(tree: SourceTree, include_name: str,
                  include: Optional[FileOutcome]) -> Check:
     """The ``number`` check: the include is for the paper's ``\\pithnumber``."""
     ident: Optional[Identifier]
     try:
-        ident = find_pith_numbers(directory, exclude=(os.path.basename(include_name),))
+        ident = find_pith_numbers(tree.directory, exclude=(os.path.basename(include_name),),
+                                  listdir=tree.listdir, read=tree.text)
     except UsageError as e:
         if not e.message.startswith("no \\pithnumber"):
             return Check("number", FAIL, e.message)
@@ -240,14 +242,14 @@ def anonymous_include(directory: str, setting: str, reason: str
     return Check("include", WARN, "%s; %s" % (said, inc_check.detail)), inc
 
 
-def check_title(directory: str, main_name: str, main_text: str,
-                include: Optional[FileOutcome], pdf: Optional[str] = None) -> Check:
+def check_title(tree: SourceTree, main_name: str, include: Optional[FileOutcome],
+                pdf: Optional[str] = None, mirror: str = "") -> Check:
     """The ``title`` check: is the include's number this paper's?  The title page 1 of
     the compiled PDF *pdf* shows (the paper's macros expanded), else the paper's
     ``\\title`` as typed, against the include's ``title-sha256`` and, when the verified
-    record is at hand (cache, or PITH_RESOLVER naming a mirror on disk), its title.  A
-    different title is not ready, unless it is the title the include accepts (``fetch
-    --accept-title``: a WARN that names both titles)."""
+    record is at hand (cache, or *mirror*, PITH_RESOLVER naming a mirror on disk), its
+    title.  A different title is not ready, unless it is the title the include accepts
+    (``fetch --accept-title``: a WARN that names both titles)."""
     from ..include.include import parse_include
     from ..title.compare import title_check
     from ..title.source import find_title
@@ -265,7 +267,7 @@ def check_title(directory: str, main_name: str, main_text: str,
         return Check("title", ERROR, "not checked: cannot read title-sha256 from the include "
                      "(%s)" % e)
     canon = canon if isinstance(canon, str) else None
-    record_title = _record_title(include.outcome.number)
+    record_title = _record_title(include.outcome.number, mirror)
     if pdf is not None:
         from ..pdf.title import visible_title_check
 
@@ -274,7 +276,7 @@ def check_title(directory: str, main_name: str, main_text: str,
         if seen is not None:
             return _unaccepted(seen, data.title_accepted and data.accepted_title is None)
     try:
-        found = find_title(directory, main_name)
+        found = find_title(tree.directory, main_name, tree.text)
     except OSError as e:
         return Check("title", WARN, "not compared: cannot read %s: %s"
                      % (main_name, e.strerror or e))
@@ -307,9 +309,10 @@ def _unaccepted(line: Check, note_only: bool) -> Check:
                          "again (with the title in \\title{...})")
 
 
-def _record_title(number: str) -> Optional[str]:
-    """``paper.title`` of the verified record of *number*, from the cache or a mirror on
-    disk; None when neither has it."""
+def _record_title(number: str, mirror: str) -> Optional[str]:
+    """``paper.title`` of the verified record of *number*, from the cache or the mirror
+    on disk *mirror* (PITH_RESOLVER, when it names a directory); None when neither has
+    it."""
     import json
 
     from ..resolver.cache import Cache
@@ -321,7 +324,6 @@ def _record_title(number: str) -> Optional[str]:
             bodies.append(entry[0])
     except OSError:
         pass
-    mirror = os.environ.get("PITH_RESOLVER", "")
     if mirror and os.path.isdir(mirror):
         path = os.path.join(mirror, "pith", number + ".json")
         try:

@@ -13,9 +13,9 @@ import os
 import re
 from typing import List, Optional, Set
 
-from ..include.discover import read_tex
+from ..sourcetree import SourceTree
 from ..errors import UsageError, safe_name
-from ..title.source import (BEGIN_DOC_RE, DOCCLASS_RE, INPUT_RE, expanded_source,
+from ..title.source import (BEGIN_DOC_RE, DOCCLASS_RE, INPUT_RE, Reader, expanded_source,
                            resolve_input, source_text)
 from .texsource import strip_comments
 
@@ -23,18 +23,19 @@ _PITHNUMBER_RE = re.compile(r"\\pithnumber(?![A-Za-z@])")
 _DOCUMENTCLASS_RE = re.compile(r"\\documentclass(?![A-Za-z@])")
 
 
-def _has_documentclass(path: str) -> bool:
+def _has_documentclass(path: str, read: Reader) -> bool:
     try:
-        text = read_tex(path)
+        text = read(path)
     except OSError:
         return False
     return any(_DOCUMENTCLASS_RE.search(line) for line in strip_comments(text))
 
 
-def _given_or_sole(directory: str, main: Optional[str] = None) -> str:
+def _given_or_sole(tree: SourceTree, main: Optional[str] = None) -> str:
     """The name of the main ``.tex`` file of *directory* (arXiv's rule: the top-level file
     with an uncommented ``\\documentclass``); :class:`UsageError` if there is none or
     several, or if *main* (``--main``) is not such a file directly in *directory*."""
+    directory = tree.directory
     if not os.path.isdir(directory):
         raise UsageError("%s is not a directory" % directory)
     if main is not None:
@@ -46,15 +47,11 @@ def _given_or_sole(directory: str, main: Optional[str] = None) -> str:
         if os.path.dirname(os.path.abspath(path)) != os.path.abspath(directory):
             raise UsageError("--main %s: the main file must be at the top of %s, where arXiv "
                              "compiles it" % (main, directory))
-        if not _has_documentclass(path):
+        if not _has_documentclass(path, tree.text):
             raise UsageError("--main %s: it has no uncommented \\documentclass" % main)
         return os.path.basename(path)
-    try:
-        names = sorted(n for n in os.listdir(directory)
-                       if n.endswith(".tex") and os.path.isfile(os.path.join(directory, n)))
-    except OSError as e:
-        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
-    found = [n for n in names if _has_documentclass(os.path.join(directory, n))]
+    names = _tex_files(tree)
+    found = [n for n in names if _has_documentclass(os.path.join(directory, n), tree.text)]
     if not found:
         raise UsageError("no main file in %s: no .tex file there has an uncommented "
                          "\\documentclass" % directory)
@@ -71,10 +68,20 @@ _SPARE_RE = re.compile(r"^[.~#]|~|[-_. ](bak|backup|tmp|temp|copy|orig|old)([-_.
                        r"|\(\d+\)\.tex$|^texput\.tex$", re.I)
 
 
-def _candidate(path: str) -> Optional[str]:
+def _tex_files(tree: SourceTree) -> List[str]:
+    """The ``.tex`` files at the top of the directory (links to files too)."""
+    directory = tree.directory
+    try:
+        return sorted(n for n in tree.listdir()
+                      if n.endswith(".tex") and os.path.isfile(os.path.join(directory, n)))
+    except OSError as e:
+        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
+
+
+def _candidate(path: str, read: Reader) -> Optional[str]:
     """Why *path* is not a main file (None: it is one)."""
     try:
-        text = source_text(path)
+        text = source_text(path, read)
     except OSError:
         return "unreadable"
     m = DOCCLASS_RE.search(text)
@@ -87,11 +94,11 @@ def _candidate(path: str) -> Optional[str]:
     return None
 
 
-def _included_by_others(directory: str, names: List[str]) -> Set[str]:
+def _included_by_others(directory: str, names: List[str], read: Reader) -> Set[str]:
     out: Set[str] = set()
     for n in names:
         try:
-            text = source_text(os.path.join(directory, n))
+            text = source_text(os.path.join(directory, n), read)
         except OSError:
             continue
         for m in INPUT_RE.finditer(text):
@@ -101,35 +108,35 @@ def _included_by_others(directory: str, names: List[str]) -> Set[str]:
     return out
 
 
-def find_main(directory: str, main: Optional[str] = None, *, paper: bool = False) -> str:
+def find_main(directory: str, main: Optional[str] = None, *, paper: bool = False,
+              tree: Optional[SourceTree] = None) -> str:
     """The name of the main ``.tex`` file of *directory* (see the module docstring);
     :class:`UsageError` if there is none or several, or if *main* (``--main``) is not a
     file with ``\\documentclass`` directly in *directory*.
 
     *paper* (``fetch``, which needs the paper, not arXiv's choice): of several, the one
-    that names a ``\\pithnumber`` (the cover letter and the rebuttal do not)."""
+    that names a ``\\pithnumber`` (the cover letter and the rebuttal do not).  *tree*:
+    the directory as check read it (default: read here)."""
+    tree = tree or SourceTree(directory)
     if main is not None:
-        return _given_or_sole(directory, main)
+        return _given_or_sole(tree, main)
     if not os.path.isdir(directory):
         raise UsageError("%s is not a directory" % directory)
-    try:
-        names = sorted(n for n in os.listdir(directory)
-                       if n.endswith(".tex") and os.path.isfile(os.path.join(directory, n)))
-    except OSError as e:
-        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
-    with_class = [n for n in names if _candidate(os.path.join(directory, n)) != "no "
+    names = _tex_files(tree)
+    read = tree.text
+    with_class = [n for n in names if _candidate(os.path.join(directory, n), read) != "no "
                   "\\documentclass"]
-    found = [n for n in with_class if _candidate(os.path.join(directory, n)) is None]
-    included = _included_by_others(directory, names)
+    found = [n for n in with_class if _candidate(os.path.join(directory, n), read) is None]
+    included = _included_by_others(directory, names, read)
     found = [n for n in found if n not in included]
     if len(found) > 1:  # a spare copy beside the paper is not the paper
         found = [n for n in found if not _SPARE_RE.search(n)] or found
     if len(found) > 1 and paper:
         found = [n for n in found if _PITHNUMBER_RE.search(
-            expanded_source(directory, n).text)] or found
+            expanded_source(directory, n, read).text)] or found
     if not found:
         if with_class:
-            return _given_or_sole(directory, None)  # arXiv's rule alone: its own message
+            return _given_or_sole(tree, None)  # arXiv's rule alone: its own message
         raise UsageError("no main file in %s: no .tex file there has an uncommented "
                          "\\documentclass" % directory)
     if len(found) > 1:

@@ -16,7 +16,7 @@ import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from ..checks import Check, FAIL, OK
-from ..include.discover import read_tex
+from ..sourcetree import SourceTree
 from ..title.source import INPUT_RE, resolve_input
 from .texsource import shown_name, strip_comments
 
@@ -65,15 +65,16 @@ class Listing(NamedTuple):
     what: str  # the command as written
 
 
-def _lines(directory: str, name: str, seen: Set[str]) -> Iterator[Tuple[str, int, str]]:
+def _lines(tree: SourceTree, name: str, seen: Set[str]) -> Iterator[Tuple[str, int, str]]:
     """(file, line number, line) of *name* with its \\input files in their place."""
+    directory = tree.directory
     path = os.path.join(directory, name)
     real = os.path.realpath(path)
     if real in seen or len(seen) >= MAX_FILES:
         return
     seen.add(real)
     try:
-        lines = strip_comments(read_tex(path))
+        lines = strip_comments(tree.text(path))
     except OSError:
         return
     rel = shown_name(os.path.relpath(path, directory))
@@ -84,13 +85,14 @@ def _lines(directory: str, name: str, seen: Set[str]) -> Iterator[Tuple[str, int
             last = m.end()
             target = resolve_input(directory, m.group(1) or m.group(2))
             if target is not None:
-                yield from _lines(directory, os.path.relpath(target, directory), seen)
+                yield from _lines(tree, os.path.relpath(target, directory), seen)
         yield rel, i, line[last:]
 
 
-def listings(directory: str, main: str) -> List[Listing]:
-    """minted's listings of the document, in the order minted typesets them."""
-    parts = list(_lines(directory, main, set()))
+def listings(directory: str, main: str, tree: Optional[SourceTree] = None) -> List[Listing]:
+    """minted's listings of the document, in the order minted typesets them (*tree*:
+    the paper's directory as check read it)."""
+    parts = list(_lines(tree or SourceTree(directory), main, set()))
     text = "\n".join(p[2] for p in parts)
     envs, cmds = ["minted"], ["mint", "mintinline", "inputminted"]
     for m in _NEW_RE.finditer(text):
@@ -109,9 +111,9 @@ def listings(directory: str, main: str) -> List[Listing]:
     return found
 
 
-def _minted_loaded(directory: str, main: str) -> Optional[str]:
+def _minted_loaded(tree: SourceTree, main: str) -> Optional[str]:
     """The options minted is loaded with in the document (None: it is not loaded)."""
-    lines = [p[2] for p in _lines(directory, main, set())]
+    lines = [p[2] for p in _lines(tree, main, set())]
     for line in lines:
         for m in _PACKAGE_RE.finditer(line):
             if "minted" in (p.strip() for p in m.group(2).split(",")):
@@ -126,13 +128,15 @@ def _v2_cachedir(main: str) -> str:
         "'", "_")
 
 
-def check_frozen_cache(directory: str, main: str) -> Optional[Check]:
+def check_frozen_cache(directory: str, main: str,
+                       tree: Optional[SourceTree] = None) -> Optional[Check]:
     """The ``shell-escape`` line for a paper whose minted reads a frozen cache (None: its
     minted is not loaded with ``frozencache``)."""
-    options = _minted_loaded(directory, main)
+    tree = tree or SourceTree(directory)
+    options = _minted_loaded(tree, main)
     if options is None:
         return None
-    lines = [p[2] for p in _lines(directory, main, set())]
+    lines = [p[2] for p in _lines(tree, main, set())]
     given = minted_options(options, lines)
     if given.get("frozencache", "false") != "true":
         return None
@@ -149,8 +153,8 @@ def check_frozen_cache(directory: str, main: str) -> Optional[Check]:
                      "arXiv stops at the first listing: %s" % (os.path.join(
                          outdir, names[0]), way))
     cache = os.path.join(outdir, dirs[0])
-    files = os.listdir(os.path.join(directory, cache))
-    found = listings(directory, main)
+    files = tree.listdir(os.path.join(directory, cache))
+    found = listings(directory, main, tree)
     numbered = {int(m.group(1)) for m in map(_V2_FILE_RE.match, files) if m}
     if numbered or not any(f.endswith(".minted") for f in files):  # minted 2's layout
         for n, listing in enumerate(found, 1):

@@ -20,7 +20,7 @@ import time
 from typing import Callable, Dict, Optional
 
 from .bounded import run_limited
-from ..include.discover import read_tex
+from ..safeio import read_tex
 
 #: The share of the page height, from the top, within which a last page's text ends
 #: when it may be the badge's overflow (the badge and its QR code are under 10 % of it).

@@ -14,7 +14,7 @@ import re
 from typing import Dict, List, Optional, Set
 
 from ..checks import Check, FAIL, OK
-from ..include.discover import read_tex
+from ..sourcetree import SourceTree
 from ..title.source import expanded_source
 from .shellescape import own_document
 from .texsource import is_regular, shown_name, strip_comments
@@ -74,36 +74,39 @@ def _graphicspath(directory: str, rel: str, i: int, line: str,
     return found
 
 
-def _scanned(directory: str, main: Optional[str]) -> List[str]:
+def _scanned(tree: SourceTree, main: Optional[str]) -> List[str]:
     """The ``.tex`` files searched: every one under *directory* but, with *main*, the
     other documents beside it (a cover letter, a rebuttal: their own \\documentclass)
     that the main file does not read; arXiv compiles the main file only."""
+    directory = tree.directory
     read: Set[str] = set()
     if main is not None:
-        read = {os.path.normpath(f) for f in expanded_source(directory, main).files}
+        read = {os.path.normpath(f) for f in expanded_source(directory, main,
+                                                             tree.text).files}
     out: List[str] = []
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in tree.walk():
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for n in sorted(files):
             path = os.path.join(root, n)
             if not n.endswith(".tex") or not is_regular(path):
                 continue
             rel = os.path.normpath(os.path.relpath(path, directory))
-            if main is not None and rel not in read and own_document(path):
+            if main is not None and rel not in read and own_document(tree, path):
                 continue
             out.append(path)
     return out
 
 
-def scan_paths(directory: str, main: Optional[str] = None) -> List[str]:
+def scan_paths(tree: SourceTree, main: Optional[str] = None) -> List[str]:
     """``file:line name`` for each file name that leaves the upload (with *main*, in the
     files :func:`_scanned` searches)."""
+    directory = tree.directory
     found: List[str] = []
-    paths = _scanned(directory, main)
+    paths = _scanned(tree, main)
     texts: Dict[str, List[str]] = {}
     for path in paths:
         try:
-            texts[path] = strip_comments(read_tex(path))
+            texts[path] = strip_comments(tree.text(path))
         except OSError:
             continue
     figures = [m.group(1).strip() for lines in texts.values() for line in lines
@@ -122,10 +125,11 @@ def scan_paths(directory: str, main: Optional[str] = None) -> List[str]:
     return found
 
 
-def check_paths(directory: str, outside: List[str], main: Optional[str] = None) -> Check:
-    """*outside*: files the compile read from outside the upload and TeX's trees; *main*:
-    the main file (other documents beside it are not searched)."""
-    named = scan_paths(directory, main)
+def check_paths(tree: SourceTree, outside: List[str], main: Optional[str] = None) -> Check:
+    """*tree*: the paper's directory; *outside*: files the compile read from outside the
+    upload and TeX's trees; *main*: the main file (other documents beside it are not
+    searched)."""
+    named = scan_paths(tree, main)
     if named or outside:
         parts = named + ["the compile read %s" % p for p in outside]
         way = "copy them into the paper's directory and name them relative to it"

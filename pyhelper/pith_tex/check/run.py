@@ -19,7 +19,7 @@ import tempfile
 from typing import Callable, Dict, List, NamedTuple, Optional
 
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
-from ..include.discover import read_tex
+from ..sourcetree import SourceTree
 from ..errors import UsageError
 from .html import TIMEOUT as HTML_TIMEOUT, Conversion, check_html, judge_html
 from .citations import check_citations
@@ -29,10 +29,10 @@ from .includes import (anonymous_include, anonymous_reason, check_include, check
                        check_title, include_from_compile, include_read, include_setting,
                        qr_asked)
 from .mainfile import find_main
+from .paper import Paper, Progress, Report, Say
 from .paths import check_paths
 from .pdfcheck import badge_missed, check_pdf, review_mode_hint
-from .safecopy import COPY_CAP, Budget, code_file, code_written
-from .safecopy import Refused
+from .safecopy import COPY_CAP, Budget, Refused, code_file, code_written
 from .sandbox import copy_upload, scratch
 from .shellescape import check_shell_escape
 from .sty import check_sty
@@ -56,9 +56,9 @@ class Readiness(NamedTuple):
     checked: Optional[Dict[str, str]] = None
 
 
-def _tex_sources(directory: str) -> List[str]:
+def _tex_sources(tree: SourceTree) -> List[str]:
     found: List[str] = []
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in tree.walk():
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found.extend(os.path.join(root, n) for n in sorted(files)
                      if n.endswith(".tex") and is_regular(os.path.join(root, n)))
@@ -85,184 +85,226 @@ def _uncopied(refused: List[Refused]) -> List[Refused]:
 
 
 def run_checks(directory: str, route: str = "pdflatex", fix: bool = False,
-               main: Optional[str] = None,
-               report: Optional[Callable[[Check, List[str]], None]] = None,
-               progress: Optional[Callable[[Optional[str]], None]] = None,
-               html: str = "title") -> Readiness:
+               main: Optional[str] = None, report: Optional[Report] = None,
+               progress: Optional[Say] = None, html: str = "title",
+               mirror: str = "") -> Readiness:
     """Every check of ``pith-tex check``; :class:`UsageError` when there is no main file.
     *report* is called with each check (and the compile's log excerpt) as it completes.
     *html*: what LaTeXML converts: "title" (the preamble and title block), "full" (the
-    whole paper) or "off" (nothing)."""
+    whole paper) or "off" (nothing).  *mirror*: a resolver mirror on disk, where the
+    record's title may be (PITH_RESOLVER)."""
     if route not in ROUTES:
         raise UsageError("unknown route %s (%s)" % (route, ", ".join(ROUTES)))
-    checks: List[Check] = []
-
-    def add(c: Check, lines: Optional[List[str]] = None) -> None:
-        checks.append(c)
-        if report is not None:
-            report(c, lines or [])
-
-    # The main file fetch chose (of several, the one naming \pithnumber): the one whose
-    # include was written, and the one the upload is for.
-    main_name = find_main(directory, main, paper=True)
-    why = bad_name(main_name)
-    add(Check("main", OK, "%s (uncommented \\documentclass)" % main_name) if why is None
-        else Check("main", FAIL, "%s: arXiv refuses the name (%s): rename it"
-                   % (shown_name(main_name), why)))
-    job = os.path.splitext(main_name)[0]
-    fixed: List[str] = []
-    try:
-        main_text = read_tex(os.path.join(directory, main_name))
-    except OSError as e:
-        raise UsageError("cannot read %s: %s" % (main_name, e.strerror or e)) from e
-    setting = include_setting(main_text)
-    sty, did = check_sty(directory, fix, fetched=setting == "false" or os.path.lexists(
-        os.path.join(directory, setting)))
-    add(sty)
-    if did is not None:
-        fixed.append(did)
-    add(check_shell_escape(directory, main_name))
-    sources = _tex_sources(directory)
-    excerpt: List[str] = []
-    pdf_out: Optional[FileOutcome] = None
-    log: Optional[str] = None
-    upload: Optional[List[str]] = None
-    expected: Optional[str] = None  # the number the PDF and the HTML view must show
+    paper = Paper(directory)
     with scratch() as tmp, contextlib.ExitStack() as running:
-        paper = os.path.join(tmp, "paper")
-        budget = Budget()
-        beside: List[Conversion] = []  # LaTeXML, started after the first LaTeX run
+        run = Progress(route, fix, html, report, progress, running, mirror)
+        paper.copy = os.path.join(tmp, "paper")
+        _main_file(paper, run, main)
+        for step in STEPS:
+            step(paper, run)
+    return Readiness(directory, paper.main, route, run.checks, run.fixed, run.excerpt,
+                     run.pdf, paper.upload, run.checked)
 
-        def tick() -> None:
-            for conversion in beside:
-                conversion.poll()
-            if progress is not None:
-                progress(None)
 
-        def start_html(recorded: Optional[Recorded]) -> None:
-            if html == "off" or recorded is None or shutil.which("latexmlc") is None or any(
-                    code_file(r.path) is not None for r in refused):
-                return
-            files = upload_list(recorded, paper)
-            # Its own copy, taken from DIR, within its own 50 MB: at most two copies.  In
-            # a directory of its own, not beside the compile's copy, where TeX writes:
-            # no fixed relative name leads LaTeXML from its copy to that one.
-            own = running.enter_context(tempfile.TemporaryDirectory(prefix="pith-html-"))
-            conversion = running.enter_context(Conversion(
-                directory, main_name, own, files, Budget(), whole=html == "full"))
-            if progress is not None:
-                progress(_html_says(html) + ", beside the compile")
-            conversion.start()
-            beside.append(conversion)
-        try:
-            refused = copy_upload(directory, paper, job, budget)
-        except OSError as e:
-            raise UsageError("cannot read %s: %s" % (directory, e)) from e
-        copied = file_digests(paper)  # before TeX writes anything there
-        add(_files_check(refused))
-        compiled = None
-        if _uncopied(refused):
-            add(check_paths(directory, [], main_name))
-            add(Check("compile", ERROR, "not run: %s was not copied (more than %d MB)"
-                      % (shown_name(_uncopied(refused)[0].path), COPY_CAP // 1000000)))
-        elif not os.path.exists(os.path.join(paper, "pith.sty")):
-            add(check_paths(directory, [], main_name))
-            add(Check("compile", ERROR, "not run: pith.sty is missing"))
-        else:
-            compiled = compile_paper(paper, main_name, route, progress=None if progress is None
-                                     else lambda text: progress("compile: " + text),
-                                     tick=tick, first_run=start_html)
-            outside: List[str] = []
-            if compiled.recorded is not None:
-                outside = outside_reads(compiled.recorded, paper,
-                                        tex_roots() + [made_fonts(os.path.dirname(paper))])
-            paths = check_paths(directory, outside, main_name)
-            if paths.status == OK and compiled.check.status == FAIL:
-                # The files the compile would have read after it stopped were not seen.
-                paths = Check("paths", WARN, "not checked in full: every file the paper "
-                              "names is inside the upload, but the compile stopped before "
-                              "the end (see compile), so what it would have read after "
-                              "that was not seen")
-            add(paths)
-            excerpt, log = compiled.excerpt, compiled.log
-            add(compiled.check, excerpt)
-            if compiled.recorded is not None:
-                upload = upload_list(compiled.recorded, paper)
-        # The include: the one the compile read, when that can be told (issue 9).
-        what = None if compiled is None or compiled.log is None else include_read(
-            compiled.log, upload, paper, finished=compiled.pdf is not None)
-        # pith.sty's anonymous mode (the option, or a class's review mode) reads no
-        # include and writes nothing of the number, by design: not a contradiction.
-        anonymous = anonymous_reason(log)
-        contradiction, include_name = include_from_compile(directory, setting, what)
-        if anonymous is not None:
-            inc_check, inc = anonymous_include(directory, setting, anonymous)
-            add(inc_check)
-        elif contradiction is not None:
-            add(contradiction)
-            inc = None
-        else:
-            inc_check, inc = check_include(directory, include_name)
-            add(inc_check)
-        number = check_number(directory, include_name, inc)
-        if anonymous is not None and number.status == ERROR:
-            number = Check("number", WARN, number.detail)
-        elif anonymous is not None and "\\pithnumber{" in number.detail:
-            # The PDF carries nothing of the number, but the sources still do: a
-            # double-blind venue that takes them (supplementary material) sees it.
-            number = Check("number", WARN, "%s; the sources name it (\\pithnumber), so they "
-                           "are not anonymous: give reviewers the PDF only, or drop "
-                           "\\pithnumber (pith.sty takes the number from the include, which "
-                           "an anonymous compile does not read)" % number.detail)
-        add(number)
-        add(check_title(directory, main_name, main_text, inc,
-                        None if compiled is None or anonymous is not None else compiled.pdf))
-        add(check_citations(directory, job, sources, log,
-                            finished=compiled is not None and compiled.pdf is not None))
-        if compiled is None or compiled.pdf is None:
-            add(Check("pdf", ERROR, "not checked: %s" % (
-                "nothing was compiled" if compiled is None else "no PDF was made")))
-        else:
-            if inc is not None and inc.outcome is not None and (
-                    number.status == OK or anonymous is not None):
-                # Anonymous: the number check is a WARN when the sources name the number,
-                # but the verified include still says which number to look for on the pages.
-                expected = inc.outcome.number
-            pdf_check, pdf_out = check_pdf(compiled.pdf, os.path.basename(compiled.pdf),
-                                           expected, qr_asked(main_text),
-                                           anonymous=anonymous is not None)
-            missed = badge_missed(log)
-            if missed is not None and pdf_check.status in (OK, WARN):
-                # pith.sty saw page 1 ship out without the title badge it had set (the
-                # title block went on past page 1), in the run that made this PDF.
-                pdf_check = Check("pdf", FAIL, "%s; but %s" % (pdf_check.detail, missed))
-            hint = review_mode_hint(main_text) if anonymous is None else None
-            if hint is not None and pdf_check.status == OK:
-                # A review option pith.sty does not know: the badge names the authors.
-                pdf_check = Check("pdf", WARN, "%s; but the paper loads %s: if this is a "
-                                  "review copy, pith.sty did not see it and the badge names "
-                                  "the authors: use \\usepackage[anonymous]{pith}"
-                                  % (pdf_check.detail, hint))
-            if pdf_check.status == OK and anonymous is None and log is not None:
-                pdf_check = _page_cost(pdf_check, paper, main_name, route, compiled.pdf, log,
-                                       progress, tick)
-            add(pdf_check)
-        if upload is not None and compiled is not None and compiled.pdf is not None:
-            upload_line = upload_check(upload, paper)
-        else:  # a compile that stopped read only part of the paper: no list to trust
-            upload = None
-            upload_line = Check("upload", ERROR, "not listed: the compile did not finish")
-        if compiled is not None and compiled.pdf is not None:
-            add(_html(directory, paper, main_name, upload, refused, expected,
-                      anonymous is None, budget, progress, html,
-                      beside[0] if beside else None, tick))
-        checked = None
-        if upload is not None and upload_line.status in (OK, WARN):
-            upload_line = _unchanged(directory, upload, copied, upload_line)
-            checked = {n: copied.get(n, "") for n in upload}
-        add(upload_line)
-    return Readiness(directory, main_name, route, checks, fixed, excerpt, pdf_out, upload,
-                     checked)
+def _main_file(paper: Paper, run: Progress, main: Optional[str]) -> None:
+    """The ``main`` check, and the main file's text and include setting.  The main file
+    fetch chose (of several, the one naming \\pithnumber): the one whose include was
+    written, and the one the upload is for."""
+    paper.main = find_main(paper.directory, main, paper=True, tree=paper.tree)
+    why = bad_name(paper.main)
+    run.add(Check("main", OK, "%s (uncommented \\documentclass)" % paper.main) if why is None
+            else Check("main", FAIL, "%s: arXiv refuses the name (%s): rename it"
+                       % (shown_name(paper.main), why)))
+    paper.job = os.path.splitext(paper.main)[0]
+    try:
+        paper.main_text = paper.tree.text(os.path.join(paper.directory, paper.main))
+    except OSError as e:
+        raise UsageError("cannot read %s: %s" % (paper.main, e.strerror or e)) from e
+    paper.setting = include_setting(paper.main_text)
+
+
+def _sty(paper: Paper, run: Progress) -> None:
+    setting = paper.setting
+    sty, did = check_sty(paper.directory, run.fix, fetched=setting == "false" or
+                         os.path.lexists(os.path.join(paper.directory, setting)))
+    run.add(sty)
+    if did is not None:
+        run.fixed.append(did)
+        paper.tree.wrote("pith.sty")
+
+
+def _shell_escape(paper: Paper, run: Progress) -> None:
+    run.add(check_shell_escape(paper.tree, paper.main))
+    paper.sources = _tex_sources(paper.tree)
+
+
+def _copy(paper: Paper, run: Progress) -> None:
+    """The ``files`` check: the scratch copy of the upload, and what it left out."""
+    try:
+        paper.refused = copy_upload(paper.directory, paper.copy, paper.job, run.budget,
+                                    paper.tree)
+    except OSError as e:
+        raise UsageError("cannot read %s: %s" % (paper.directory, e)) from e
+    paper.copied = file_digests(paper.copy)  # before TeX writes anything there
+    run.add(_files_check(paper.refused))
+
+
+def _compile(paper: Paper, run: Progress) -> None:
+    """The ``paths`` and ``compile`` checks (the compile's list of files read backs up
+    the paths named in the sources)."""
+    uncopied = _uncopied(paper.refused)
+    if uncopied or not os.path.exists(os.path.join(paper.copy, "pith.sty")):
+        run.add(check_paths(paper.tree, [], paper.main))
+        run.add(Check("compile", ERROR, "not run: %s" % (
+            "%s was not copied (more than %d MB)" % (shown_name(uncopied[0].path),
+                                                     COPY_CAP // 1000000)
+            if uncopied else "pith.sty is missing")))
+        return
+    compiled = compile_paper(paper.copy, paper.main, run.route,
+                             progress=run.saying("compile: "), tick=run.tick,
+                             first_run=lambda recorded: _start_html(paper, run, recorded))
+    paper.compiled = compiled
+    outside: List[str] = []
+    if compiled.recorded is not None:
+        outside = outside_reads(compiled.recorded, paper.copy,
+                                tex_roots() + [made_fonts(os.path.dirname(paper.copy))])
+    paths = check_paths(paper.tree, outside, paper.main)
+    if paths.status == OK and compiled.check.status == FAIL:
+        # The files the compile would have read after it stopped were not seen.
+        paths = Check("paths", WARN, "not checked in full: every file the paper "
+                      "names is inside the upload, but the compile stopped before "
+                      "the end (see compile), so what it would have read after "
+                      "that was not seen")
+    run.add(paths)
+    run.excerpt, paper.log = compiled.excerpt, compiled.log
+    run.add(compiled.check, run.excerpt)
+    if compiled.recorded is not None:
+        paper.upload = upload_list(compiled.recorded, paper.copy)
+
+
+def _start_html(paper: Paper, run: Progress, recorded: Optional[Recorded]) -> None:
+    """LaTeXML, started beside the compile once its first run listed the files read."""
+    if run.html == "off" or recorded is None or shutil.which("latexmlc") is None or any(
+            code_file(r.path) is not None for r in paper.refused):
+        return
+    files = upload_list(recorded, paper.copy)
+    # Its own copy, taken from DIR, within its own 50 MB: at most two copies.  In
+    # a directory of its own, not beside the compile's copy, where TeX writes:
+    # no fixed relative name leads LaTeXML from its copy to that one.
+    own = run.running.enter_context(tempfile.TemporaryDirectory(prefix="pith-html-"))
+    conversion = run.running.enter_context(Conversion(
+        paper.directory, paper.main, own, files, Budget(), whole=run.html == "full"))
+    if run.say is not None:
+        run.say(_html_says(run.html) + ", beside the compile")
+    conversion.start()
+    run.beside.append(conversion)
+
+
+def _include(paper: Paper, run: Progress) -> None:
+    """The ``include`` check: the one the compile read, when that can be told (issue 9).
+    pith.sty's anonymous mode (the option, or a class's review mode) reads no include
+    and writes nothing of the number, by design: not a contradiction."""
+    compiled = paper.compiled
+    what = None if compiled is None or compiled.log is None else include_read(
+        compiled.log, paper.upload, paper.copy, finished=paper.finished)
+    run.anonymous = anonymous_reason(paper.log)
+    contradiction, run.include_name = include_from_compile(paper.directory, paper.setting,
+                                                           what)
+    if run.anonymous is not None:
+        inc_check, run.include = anonymous_include(paper.directory, paper.setting,
+                                                   run.anonymous)
+        run.add(inc_check)
+    elif contradiction is not None:
+        run.add(contradiction)
+    else:
+        inc_check, run.include = check_include(paper.directory, run.include_name)
+        run.add(inc_check)
+
+
+def _number(paper: Paper, run: Progress) -> None:
+    number = check_number(paper.tree, run.include_name, run.include)
+    if run.anonymous is not None and number.status == ERROR:
+        number = Check("number", WARN, number.detail)
+    elif run.anonymous is not None and "\\pithnumber{" in number.detail:
+        # The PDF carries nothing of the number, but the sources still do: a
+        # double-blind venue that takes them (supplementary material) sees it.
+        number = Check("number", WARN, "%s; the sources name it (\\pithnumber), so they "
+                       "are not anonymous: give reviewers the PDF only, or drop "
+                       "\\pithnumber (pith.sty takes the number from the include, which "
+                       "an anonymous compile does not read)" % number.detail)
+    run.number = number
+    run.add(number)
+
+
+def _title(paper: Paper, run: Progress) -> None:
+    run.add(check_title(paper.tree, paper.main, run.include,
+                        None if run.anonymous is not None else paper.pdf, run.mirror))
+
+
+def _citations(paper: Paper, run: Progress) -> None:
+    run.add(check_citations(paper.tree, paper.job, paper.sources, paper.log,
+                            finished=paper.finished))
+
+
+def _pdf(paper: Paper, run: Progress) -> None:
+    """The ``pdf`` check: the PDF verifies, carries the number and shows the badge."""
+    if paper.pdf is None:
+        run.add(Check("pdf", ERROR, "not checked: %s" % (
+            "nothing was compiled" if paper.compiled is None else "no PDF was made")))
+        return
+    inc, anonymous = run.include, run.anonymous is not None
+    assert run.number is not None
+    if inc is not None and inc.outcome is not None and (run.number.status == OK or anonymous):
+        # Anonymous: the number check is a WARN when the sources name the number,
+        # but the verified include still says which number to look for on the pages.
+        run.expected = inc.outcome.number
+    pdf_check, run.pdf = check_pdf(paper.pdf, os.path.basename(paper.pdf), run.expected,
+                                   qr_asked(paper.main_text), anonymous=anonymous)
+    missed = badge_missed(paper.log)
+    if missed is not None and pdf_check.status in (OK, WARN):
+        # pith.sty saw page 1 ship out without the title badge it had set (the
+        # title block went on past page 1), in the run that made this PDF.
+        pdf_check = Check("pdf", FAIL, "%s; but %s" % (pdf_check.detail, missed))
+    hint = review_mode_hint(paper.main_text) if not anonymous else None
+    if hint is not None and pdf_check.status == OK:
+        # A review option pith.sty does not know: the badge names the authors.
+        pdf_check = Check("pdf", WARN, "%s; but the paper loads %s: if this is a "
+                          "review copy, pith.sty did not see it and the badge names "
+                          "the authors: use \\usepackage[anonymous]{pith}"
+                          % (pdf_check.detail, hint))
+    if pdf_check.status == OK and not anonymous and paper.log is not None:
+        pdf_check = _page_cost(pdf_check, paper, run)
+    run.add(pdf_check)
+
+
+def _upload_list(paper: Paper, run: Progress) -> None:
+    """The ``upload`` line, judged on the compile's copy (before LaTeXML's turn may
+    remove it); added last."""
+    if paper.upload is not None and paper.finished:
+        run.upload_line = upload_check(paper.upload, paper.copy)
+    else:  # a compile that stopped read only part of the paper: no list to trust
+        paper.upload = None
+        run.upload_line = Check("upload", ERROR, "not listed: the compile did not finish")
+
+
+def _html_step(paper: Paper, run: Progress) -> None:
+    if paper.finished:
+        run.add(_html(paper, run))
+
+
+def _upload(paper: Paper, run: Progress) -> None:
+    line = run.upload_line
+    assert line is not None
+    if paper.upload is not None and line.status in (OK, WARN):
+        line = _unchanged(paper.directory, paper.upload, paper.copied, line)
+        run.checked = {n: paper.copied.get(n, "") for n in paper.upload}
+    run.add(line)
+
+
+#: The checks after ``main``, in order (docs/cli.md).
+STEPS: List[Callable[[Paper, Progress], None]] = [
+    _sty, _shell_escape, _copy, _compile, _include, _number, _title, _citations, _pdf,
+    _upload_list, _html_step, _upload]
 
 
 def _unchanged(directory: str, upload: List[str], copied: Dict[str, str],
@@ -278,20 +320,19 @@ def _unchanged(directory: str, upload: List[str], copied: Dict[str, str],
                  % ", ".join(shown_name(n) for n in changed))
 
 
-def _page_cost(pdf_check: Check, paper: str, main: str, route: str, pdf: str, log: str,
-               progress: Optional[Callable[[Optional[str]], None]],
-               tick: Callable[[], None]) -> Check:
+def _page_cost(pdf_check: Check, paper: Paper, run: Progress) -> Check:
     """*pdf_check*, or a WARN when pith's badge makes the paper a page longer
     (:mod:`.pagecost`): a page limit counts it."""
-    pages = pages_in_log(log)
-    if pages is None or not short_page(pdf, pages):
+    assert paper.log is not None and paper.pdf is not None
+    pages = pages_in_log(paper.log)
+    if pages is None or not short_page(paper.pdf, pages):
         return pdf_check
-    tex = engine_and_env(route, paper)
+    tex = engine_and_env(run.route, paper.copy)
     if tex is None:
         return pdf_check
-    if progress is not None:
-        progress("compile: once more without the badge (the last page holds little)")
-    without = pages_without_badge(paper, main, tex[0], tex[1], tick=tick)
+    if run.say is not None:
+        run.say("compile: once more without the badge (the last page holds little)")
+    without = pages_without_badge(paper.copy, paper.main, tex[0], tex[1], tick=run.tick)
     if without is None or without >= pages:
         return pdf_check
     return Check("pdf", WARN, "%s; but pith's badge makes the paper %d pages, %d without it "
@@ -306,18 +347,15 @@ def _html_says(mode: str) -> str:
                HTML_TIMEOUT))
 
 
-def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
-          refused: List[Refused], expected: Optional[str], expect_badge: bool,
-          budget: Budget, progress: Optional[Callable[[Optional[str]], None]],
-          mode: str, beside: Optional[Conversion], tick: Callable[[], None]) -> Check:
+def _html(paper: Paper, run: Progress) -> Check:
     """arXiv's HTML view, converted by LaTeXML from a fresh copy of the upload list taken
     from DIR (never the compiled copy, where TeX may have written anything); in the
-    anonymous mode the page must show nothing of the number.  *beside*: the conversion
-    started after the first LaTeX run, taken when that run read the files of *upload*.
+    anonymous mode the page must show nothing of the number.  The conversion started
+    beside the compile is taken when its first run read the files of the upload.
     No verdict comes from LaTeXML when the paper brings, or its compile writes, a file
-    LaTeXML would run as code (*beside* ran on a copy without it)."""
-    shipped = [r.path for r in refused if code_file(r.path) is not None]
-    written = code_written(paper)
+    LaTeXML would run as code (the conversion beside ran on a copy without it)."""
+    shipped = [r.path for r in paper.refused if code_file(r.path) is not None]
+    written = code_written(paper.copy)
     if shipped or written:
         return Check("html", FAIL, "not converted: %s; LaTeXML, as arXiv runs it for the "
                      "HTML view, would run %s" % ("; ".join(
@@ -325,22 +363,31 @@ def _html(directory: str, paper: str, main: str, upload: Optional[List[str]],
                          + ["the compile writes %s (TeX's \\openout)" % shown_name(n)
                             for n in written]),
                          "it" if len(shipped) + len(written) == 1 else "them"))
-    if mode == "off":
+    if run.html == "off":
         return Check("html", WARN, "not checked (--html off): arXiv's HTML view of the "
                      "badge was not tried")
-    if upload is None:
+    if paper.upload is None:
         return Check("html", ERROR, "not converted: no upload list (the compile did not "
                      "finish)")
+    return _converted(paper, run, paper.upload)
+
+
+def _converted(paper: Paper, run: Progress, upload: List[str]) -> Check:
+    """LaTeXML's verdict on *upload*: the conversion beside the compile when it read the
+    same files, else a conversion of its own now."""
+    beside = run.beside[0] if run.beside else None
+    expect_badge = run.anonymous is None
     if beside is not None and sorted(beside.files) == sorted(upload):
-        if progress is not None and beside.running():
-            progress("html: waiting for LaTeXML")
-        return judge_html(beside.finish(tick), main, expected, expect_badge)
+        if run.say is not None and beside.running():
+            run.say("html: waiting for LaTeXML")
+        return judge_html(beside.finish(run.tick), paper.main, run.expected, expect_badge)
     if beside is not None:  # the reruns read other files: convert those
         beside.kill()
     # The compile's copy goes first: at most two copies of the paper on disk at a time.
-    shutil.rmtree(paper, ignore_errors=True)
-    budget.left = COPY_CAP
-    if progress is not None and shutil.which("latexmlc") is not None:
-        progress(_html_says(mode))
-    return check_html(directory, main, expected, expect_badge=expect_badge, files=upload,
-                      budget=budget, tick=tick, whole=mode == "full")
+    shutil.rmtree(paper.copy, ignore_errors=True)
+    run.budget.left = COPY_CAP
+    if run.say is not None and shutil.which("latexmlc") is not None:
+        run.say(_html_says(run.html))
+    return check_html(paper.directory, paper.main, run.expected, expect_badge=expect_badge,
+                      files=upload, budget=run.budget, tick=run.tick,
+                      whole=run.html == "full")

@@ -22,6 +22,7 @@ import tempfile
 import threading
 from typing import Any, Dict, Iterator, List, Optional
 
+from ..sourcetree import SourceTree
 from .safecopy import Budget, Refused, code_file, copy_file
 
 #: What LaTeX writes for a job, never part of an upload.
@@ -59,15 +60,16 @@ def scratch(prefix: str = "pith-check-") -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def copy_upload(directory: str, dest: str, job: str,
-                budget: Optional[Budget] = None) -> List[Refused]:
+def copy_upload(directory: str, dest: str, job: str, budget: Optional[Budget] = None,
+                tree: Optional[SourceTree] = None) -> List[Refused]:
     """Copy the regular files of *directory* to *dest* (see the module docstring), at
     most :data:`COPY_CAP` bytes in all; return the entries refused (links, devices, files
-    tools would run as code (:func:`code_file`), files past the cap)."""
+    tools would run as code (:func:`code_file`), files past the cap).  *tree*: the
+    directory as check listed it (default: listed here)."""
     budget = budget or Budget()
     refused: List[Refused] = []
     outputs = {job + ext for ext in JOB_OUTPUTS}
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in (tree or SourceTree(directory)).walk():
         rel_root = os.path.relpath(root, directory)
         keep = []
         for d in sorted(dirs):

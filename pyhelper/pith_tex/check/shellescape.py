@@ -8,7 +8,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..checks import Check, FAIL, OK
-from ..include.discover import read_tex
+from ..sourcetree import SourceTree
 from .minted import check_frozen_cache, frozen_minted
 from .texsource import is_regular, shown_name, strip_comments
 
@@ -44,9 +44,9 @@ class Hit(NamedTuple):
     why: str
 
 
-def _source_files(directory: str) -> List[str]:
+def _source_files(tree: SourceTree) -> List[str]:
     found: List[str] = []
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in tree.walk():
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for n in sorted(files):
             if n.endswith((".tex", ".sty", ".cls")) and is_regular(os.path.join(root, n)):
@@ -64,26 +64,27 @@ def _own(lines: List[str]) -> bool:
     return _OWN_DOCUMENT_RE.search("\n".join(lines)) is not None
 
 
-def own_document(path: str) -> bool:
+def own_document(tree: SourceTree, path: str) -> bool:
     """Whether the ``.tex`` file *path* is a document of its own (a cover letter, a
     rebuttal: its own ``\\documentclass``, not a ``subfiles`` or ``standalone`` part)."""
     try:
-        return _own(strip_comments(read_tex(path)))
+        return _own(strip_comments(tree.text(path)))
     except OSError:
         return False
 
 
-def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
+def scan_shell_escape(tree: SourceTree, main: Optional[str] = None) -> List[Hit]:
     """Every use of something that needs shell escape in the author's files; with *main*
     (its name in *directory*), not in the other documents beside it (a cover letter, the
     template's variant with minted), which arXiv does not compile."""
+    directory = tree.directory
     hits: List[Hit] = []
-    for path in _source_files(directory):
+    for path in _source_files(tree):
         rel = shown_name(os.path.relpath(path, directory))
         if rel == "pith.sty":
             continue  # ours; checked by l3build, needs nothing
         try:
-            lines = strip_comments(read_tex(path))
+            lines = strip_comments(tree.text(path))
         except OSError:
             continue
         if main is not None and os.path.relpath(path, directory) != main and \
@@ -109,10 +110,12 @@ def scan_shell_escape(directory: str, main: Optional[str] = None) -> List[Hit]:
     return hits
 
 
-def check_shell_escape(directory: str, main: Optional[str] = None) -> Check:
-    hits = scan_shell_escape(directory, main)
+def check_shell_escape(tree: SourceTree, main: Optional[str] = None) -> Check:
+    """The ``shell-escape`` check of the paper's directory (*main*: the main file; the
+    other documents beside it are not searched)."""
+    hits = scan_shell_escape(tree, main)
     if not hits and main is not None:
-        cache = check_frozen_cache(directory, main)
+        cache = check_frozen_cache(tree.directory, main, tree)
         if cache is not None:
             return cache
     if not hits:

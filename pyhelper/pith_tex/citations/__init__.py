@@ -1,3 +1,3 @@
 """Paper Citation Records (``record``; the ``citations`` command is in
-:mod:`pith_tex.cli.citations`).  Imports :mod:`pith_tex.record` and the bottom modules.
+:mod:`pith_tex.fetch.citationreport`).  Imports :mod:`pith_tex.record` and the bottom modules.
 """

@@ -383,6 +383,30 @@ def summary(obj: Dict[str, Any]) -> Dict[str, Any]:
                            "title": _title(work), "observation_id": ob.obj.get("observation_id"),
                            "events": evs})
     not_resolved.sort(key=_ref_sort_key)
+    sources = obj.get("standing_sources")
+    return {
+        "schema": obj.get("schema"),
+        "as_of": obj.get("as_of"),
+        "context_digest": obj.get("context_digest"),
+        "paper": _paper_ref(obj.get("paper")),
+        "observations": {"outbound": len(outbound), "inbound": len(obs) - len(outbound)},
+        "references": {
+            "listed": len(outbound),
+            "total": _at(rr, "total_outbound_references"),
+            "counts": status_counts(obs),
+            "not_resolved": not_resolved,
+        },
+        "standing_notices": {
+            "outbound": notices["outbound"], "inbound": notices["inbound"],
+            "with_events": events,
+            "sources": [s for s in sources if type(s) is dict] if type(sources) is list else [],
+        },
+        "cited_by": _cited_by(obs),
+    }
+
+
+def _cited_by(obs: List[Observation]) -> List[Dict[str, Any]]:
+    """The Pith papers that cite this one (the inbound observations), one entry each."""
     cited_by: Dict[str, Dict[str, Any]] = {}
     for ob in obs:
         if ob.lane != "inbound":
@@ -404,26 +428,7 @@ def summary(obj: Dict[str, Any]) -> Dict[str, Any]:
         ref = ob.reference_index
         if ref not in entry["reference_indices"]:
             entry["reference_indices"].append(ref)
-    sources = obj.get("standing_sources")
-    return {
-        "schema": obj.get("schema"),
-        "as_of": obj.get("as_of"),
-        "context_digest": obj.get("context_digest"),
-        "paper": _paper_ref(obj.get("paper")),
-        "observations": {"outbound": len(outbound), "inbound": len(obs) - len(outbound)},
-        "references": {
-            "listed": len(outbound),
-            "total": _at(rr, "total_outbound_references"),
-            "counts": status_counts(obs),
-            "not_resolved": not_resolved,
-        },
-        "standing_notices": {
-            "outbound": notices["outbound"], "inbound": notices["inbound"],
-            "with_events": events,
-            "sources": [s for s in sources if type(s) is dict] if type(sources) is list else [],
-        },
-        "cited_by": list(cited_by.values()),
-    }
+    return list(cited_by.values())
 
 
 def _bump(counts: Dict[str, int], key: str) -> None:

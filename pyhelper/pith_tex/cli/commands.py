@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import click
 
@@ -119,6 +119,9 @@ JSON_HELP = ("Print one JSON object instead of text: command, exit_code, verdict
              "each check as name, status and detail.")
 _JSON_HELP = JSON_HELP
 _REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."
+#: The resolver or mirror directory when --resolver is not given (read here, at the top:
+#: nothing below the command line reads the environment).
+_ENV_RESOLVER = "PITH_RESOLVER"
 
 
 def _network_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -136,7 +139,8 @@ def _guard(fn: Callable[..., int]) -> Callable[..., None]:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> None:
-        run_guarded(functools.partial(fn, *args, **kwargs))
+        run_guarded(functools.partial(fn, *args, **kwargs),
+                    debug=bool(os.environ.get("PITH_TEX_DEBUG")))
 
     return wrapper
 
@@ -180,294 +184,11 @@ def fetch(number: Optional[str], resolver: Optional[str], output: str, offline: 
     is written only when every check passed and the paper's title is the record's (up
     to formatting); on any failure it is left untouched.
     """
-    state: Dict[str, Any] = {"number": None, "source": None, "checks": [], "include": None}
-    try:
-        code = _fetch(state, number, resolver, output, offline, require_signature,
-                      as_json, timeout, deadline, main_file, accept_title)
-    except Exception as e:
-        from ..errors import PithError
+    from ..fetch import FetchRequest, fetch_command
 
-        if as_json and isinstance(e, PithError):
-            _emit_fetch_json(state, e.exit_code, e.message)
-        raise
-    if as_json:
-        _emit_fetch_json(state, code, None)
-    return code
-
-
-def _emit_fetch_json(state: Dict[str, Any], code: int, error: Optional[str]) -> None:
-    from ..report import checks_json, dumps
-    from ..checks import VERDICTS
-
-    click.echo(dumps({
-        "command": "fetch", "number": state["number"], "source": state["source"],
-        "exit_code": code, "verdict": VERDICTS.get(code, "could-not-check"),
-        "checks": checks_json(state["checks"]), "include": state["include"], "error": error,
-    }))
-
-
-def _fetch(state: Dict[str, Any], number: Optional[str], resolver_opt: Optional[str],
-           output: str, offline: bool, require_signature: bool, as_json: bool,
-           timeout: float, deadline: float, main_file: Optional[str] = None,
-           accept_title: bool = False) -> int:
-    from ..resolver.cache import Cache
-    from ..include.discover import find_pith_numbers
-    from ..record.documents import parse_bundle_doc, parse_record_doc
-    from ..checks import Check, FAIL
-    from ..errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, UsageError, VerificationFailed,
-                         safe_name)
-    from ..record.identifier import check_requested_year, parse_identifier
-    from ..include.include import IncludeData, check_output, write_include
-    from ..report import check_lines
-    from ..resolver.client import Deadline, HttpResolver, open_resolver, parse_body, resolver_spec
-    from ..checks import decisive
-    from ..record.verify import verify_record
-
-    def say(text: str) -> None:
-        if not as_json:
-            click.echo(text)
-
-    # Refuse -o main.tex, a FIFO, a device... first: before the network, and before the
-    # number is looked for in the .tex files, which leave -o out (so -o main.tex with no
-    # NUMBER would otherwise end in "no \pithnumber here" instead of the refusal).
-    check_output(output)
-    paper_dir = os.path.dirname(os.path.abspath(output))
-    main_name = _paper_main(paper_dir, main_file)  # a bad --main: before the network
-    if number is not None:
-        ident = parse_identifier(number)
-    else:
-        out_dir = os.path.dirname(os.path.abspath(output))
-        exclude = (os.path.basename(output),) if out_dir == os.path.abspath(".") else ()
-        ident = find_pith_numbers(".", exclude=exclude)
-    n = ident.number
-    state["number"] = n
-    spec = resolver_spec(resolver_opt)
-    dl = Deadline(deadline)
-    res = open_resolver(spec, timeout=timeout, deadline=dl)
-    if isinstance(res, HttpResolver):
-        res.on_retry = lambda line: click.echo("retry: " + line, err=True)
-    cache = Cache()
-    from_cache = offline and not res.is_local
-    bundle_error = None
-    if from_cache:
-        entry = cache.load(n)
-        if entry is None:
-            raise CouldNotCheck("%s is not in the cache (%s) and --offline forbids the network: "
-                                "run pith-tex fetch without --offline once" % (n, cache.root))
-        state["source"] = cache.record_path(n)
-        rec_body = entry[0]
-        rec_data = parse_body(entry[0], cache.record_path(n))
-        bun_body = entry[1]
-        bun_data = None if entry[1] is None else parse_body(entry[1], cache.bundle_path(n))
-        rec_where = cache.record_path(n)
-        bun_where: Optional[str] = cache.bundle_path(n)
-    else:
-        state["source"] = res.description
-        try:
-            rec = res.record(n)
-        except CouldNotCheck as e:
-            hint = ""
-            if not res.is_local and cache.has(n):
-                hint = " (a verified copy is cached: use --offline to use it)"
-            elif not res.is_local and "could not connect" in e.message:
-                hint = (" (check the network and run pith-tex fetch again; --resolver URL|DIR"
-                        " names another resolver or a mirror on disk)")
-            raise CouldNotCheck(e.message + hint) from e
-        rec_body, rec_data, rec_where = rec.body, rec.data, rec.where
-        try:
-            bun = res.bundle(n)
-        except CouldNotCheck as e:
-            bun, bundle_error = None, e.message
-        bun_body = None if bun is None else bun.body
-        bun_data = None if bun is None else bun.data
-        bun_where = None if bun is None else bun.where
-    record_doc = parse_record_doc(rec_data, rec_where)
-    bundle_doc = None if bun_data is None else parse_bundle_doc(bun_data, bun_where or "bundle")
-    outcome = verify_record(
-        n, record_doc, bundle_doc, require_signature=require_signature,
-        bundle_error=bundle_error,
-        no_bundle_reason="the resolver has no bundle.json for it, so no receipt")
-    from ..verify.files import with_duplicate_key
-
-    for body, what in ((rec_body, "resolver JSON"), (bun_body, "bundle.json")):
-        checked = with_duplicate_key(outcome, body, what)  # as verify of the same bytes
-        if checked is not outcome:
-            outcome = checked
-            break
-    shown = list(outcome.checks)
-    year_error = None
-    if outcome.exit_code == EXIT_OK and outcome.fields is not None:
-        try:
-            check_requested_year(ident, outcome.fields.year)
-        except UsageError as e:  # the record is fine; the year typed is not: say so here
-            year_error = e
-            shown = [Check("year", FAIL, e.message) if c.name == "year" else c for c in shown]
-    state["checks"] = shown
-    say(check_lines(shown))
-    if year_error is not None:
-        raise year_error
-    code = outcome.exit_code
-    if code != EXIT_OK:
-        # The decisive check (first failure, else first error) becomes the error line.
-        bad = decisive(outcome.checks)
-        assert bad is not None  # a non-zero exit code has a failed or erroneous check
-        if code == EXIT_FAILED:
-            unsigned = (require_signature and bad.name == "signature"
-                        and bad.detail.endswith("(--require-signature)"))
-            where = ""
-            if from_cache and unsigned:
-                where = (" (the cached record is intact but unsigned: the resolver has not "
-                         "signed it yet)")
-            elif from_cache:
-                where = (" (the cached copy %s is tampered or corrupt: delete it and fetch "
-                         "again)" % cache.record_path(n))
-            raise VerificationFailed("verification failed%s: %s: %s; %s was left untouched"
-                                     % (where, bad.name, bad.detail, output))
-        raise CouldNotCheck("could not check: %s: %s; %s was left untouched"
-                            % (bad.name, bad.detail, output))
-    fields = outcome.fields
-    # exit code 0: every check passed, so the record shape, digest and signature are known
-    assert fields is not None and outcome.sha256 is not None and outcome.signature is not None
-    # Is the number this paper's?  Decided before anything is written (docs/verification.md).
-    title_line, accepted, accepted_title = _title_line(
-        paper_dir, main_name, rec_data, record_doc.canonical_record, accept_title)
-    paper = [] if title_line is None else [title_line]
-    state["checks"] = shown + paper
-    if title_line is not None and title_line.status == FAIL:
-        say(check_lines(paper))
-        if title_line.detail.startswith("not found:"):
-            raise VerificationFailed("verification failed: title: %s; %s was left untouched"
-                                     % (title_line.detail, output))
-        raise VerificationFailed(
-            "verification failed: title: %s; %s was left untouched.  If this is your "
-            "paper and its title changed since the record, run pith-tex fetch "
-            "--accept-title%s; else put this paper's own Pith Number in \\pithnumber"
-            % (title_line.detail, output, "" if number is None else " " + number))
-    written = write_include(output, IncludeData(
-        number=n, year=fields.year, sha256=outcome.sha256,
-        record=record_doc.canonical_record, signature=outcome.signature,
-        key_id=outcome.key_id, signature_hex=outcome.signature_hex,
-        title_accepted=accepted, title=_record_title(rec_data, record_doc.canonical_record),
-        accepted_title=accepted_title))
-    state["include"] = {"path": output, "written": written}
-    if isinstance(main_name, str):
-        from ..include.sty import ensure_sty
-
-        paper.append(ensure_sty(paper_dir, main_name))
-    state["checks"] = shown + paper
-    if paper:
-        say(check_lines(paper))
-    say(("wrote %s" if written else "%s is up to date") % safe_name(output))
-    if not from_cache and not res.is_local:
-        try:
-            cache.store(n, rec_body, bun_body)
-        except OSError as e:
-            click.echo("warning: could not cache the record in %s: %s"
-                       % (cache.root, e.strerror or e), err=True)
-    return 0
-
-
-def _record_title(rec_data: Any, record: Dict[str, Any]) -> Optional[str]:
-    """The resolver's ``paper.title`` when it is the record's (it hashes to
-    ``title_canon_sha256``) and fits the include; None otherwise."""
-    from ..include.include import MAX_TITLE_UNITS
-    from ..record.canonical import canon_sha256
-
-    paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
-    title = paper.get("title") if isinstance(paper, dict) else None
-    if not isinstance(title, str) or canon_sha256(title) != record.get(
-            "metadata", {}).get("title_canon_sha256"):
-        return None
-    try:
-        units = len(title.encode("utf-16-be")) // 2
-    except UnicodeEncodeError:
-        return None
-    return title if 1 <= units <= MAX_TITLE_UNITS else None
-
-
-def _paper_main(paper_dir: str, main_file: Optional[str]) -> Any:
-    """The paper's main file in *paper_dir* (where the include goes): its name; None
-    when no paper is there; a :class:`~pith_tex.errors.UsageError` when there are
-    several and nothing tells them apart (reported on the title line).  A bad ``--main``
-    raises (exit 2)."""
-    from ..errors import UsageError
-    from ..check.mainfile import find_main
-
-    if main_file is not None:
-        return find_main(paper_dir, main_file)
-    try:
-        return find_main(paper_dir, paper=True)
-    except UsageError as e:
-        return e if e.message.startswith("several main files") else None
-
-
-def _title_line(paper_dir: str, main: Any, rec_data: Any, record: Dict[str, Any],
-                accept_title: bool) -> Tuple[Any, bool, Optional[str]]:
-    """The ``title`` line of ``fetch`` (None: no paper beside the include), whether the
-    include says the title was accepted (``--accept-title`` on a different title) and
-    the title accepted, as typed (it travels in the include and the PDF, where check and
-    verify compare page 1 with it)."""
-    from ..checks import Check, FAIL, WARN
-    from ..title.compare import DIFFERENT, as_typed, compare, title_check
-    from ..title.source import find_title, has_document
-
-    if main is None:
-        return None, False, None
-    if not isinstance(main, str):
-        return Check("title", WARN, "not compared: %s" % main.message.replace(
-            "; name the one arXiv should compile with --main FILE",
-            ": name the paper's with pith-tex fetch --main FILE")), False, None
-    try:
-        found = find_title(paper_dir, main)
-    except OSError as e:
-        return Check("title", WARN, "not compared: cannot read %s: %s"
-                     % (main, e.strerror or e)), False, None
-    paper = rec_data.get("paper") if isinstance(rec_data, dict) else None
-    title = paper.get("title") if isinstance(paper, dict) else None
-    title = title if isinstance(title, str) else None
-    canon = record.get("metadata", {}).get("title_canon_sha256")
-    canon = canon if isinstance(canon, str) else None
-    if found is None and not has_document(paper_dir, main):
-        return title_check(None, canon, title, "%s has no \\begin{document}" % main), False, None
-    if found is None:
-        return _no_title(main, title, accept_title), accept_title, None
-    raw = _likeliest(found, title, canon)
-    where = "%s's %s" % (found.file, found.what)
-    differs = compare(raw, title, canon).kind == DIFFERENT
-    accepted = accept_title and differs
-    line = title_check(raw, canon, title, where, accepted=accepted, on_different=FAIL)
-    return line, accepted, as_typed(raw) if accepted else None
-
-
-def _likeliest(found: Any, title: Optional[str], canon: Optional[str]) -> str:
-    """The text of *found* that is the record's title, when one of those a title
-    block offers is; else its first."""
-    from ..title.compare import compare
-
-    for raw in (found.raw,) + tuple(found.others):
-        if compare(raw, title, canon).matches:
-            return str(raw)
-    return str(found.raw)
-
-
-def _no_title(main: str, title: Optional[str], accept_title: bool) -> Any:
-    """fetch's ``title`` line when the source has no title in a form it reads: a FAIL
-    with the ways on (nothing binds the number to this paper), or, after
-    ``--accept-title``, a WARN: check and verify compare the compiled page 1."""
-    from ..checks import Check, FAIL, WARN
-    from ..title.compare import shown
-    from ..title.source import NOT_FOUND
-
-    theirs = " %s" % shown(title) if title is not None else " known by its hash only"
-    if accept_title:
-        return Check("title", WARN, "not compared: %s; written as --accept-title asks: "
-                     "check and verify compare the title page 1 of the compiled PDF shows "
-                     "with the record's title%s" % (NOT_FOUND % main, theirs))
-    return Check("title", FAIL, "not found: %s, so nothing here says the number is this "
-                 "paper's (the record's title is%s): put the title in \\title{...}, or, if "
-                 "the number is this paper's, run pith-tex fetch --accept-title (check and "
-                 "verify then compare the title page 1 of the compiled PDF shows)"
-                 % (NOT_FOUND % main, theirs))
+    resolver = resolver or os.environ.get(_ENV_RESOLVER)
+    return fetch_command(FetchRequest(number, resolver, output, offline, require_signature,
+                                      main_file, accept_title, as_json, timeout, deadline))
 
 
 @main.command(short_help=SUMMARIES["citations"], epilog=EPILOGS["citations"])
@@ -495,8 +216,9 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
     cited works, and the Pith papers that cite this one; nothing unless every digest
     verified.
     """
-    from .citations import citations_command
+    from ..fetch import citations_command
 
+    resolver = resolver or os.environ.get(_ENV_RESOLVER)
     return citations_command(target, resolver, offline, as_json, timeout, deadline)
 
 
@@ -504,15 +226,30 @@ def citations(target: str, resolver: Optional[str], offline: bool, as_json: bool
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--require-signature", is_flag=True, help=_REQ_HELP)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N",
+              help="Worker processes for directories and tar archives [default: the CPUs; "
+                   "a directory starts one for every 8 PDFs or 4,000 other files].")
+@click.option("--resume", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Tar archives with --json: skip the members whose lines FILE (the JSON "
+                   "Lines of an earlier run) already holds; append to it with >> FILE.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="Verify the tar archives on a Dask cluster (pip install "
+                   "'pith-tex[scale]'); the workers must read the archives' paths.")
 @_guard
-def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool) -> int:
-    """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs and
-    directories, offline.
+def verify(paths: Tuple[str, ...], require_signature: bool, as_json: bool,
+           jobs: Optional[int], resume: Optional[str], scheduler: Optional[str]) -> int:
+    """Check saved resolver JSON, bundles, citation records, includes (.tex), PDFs,
+    directories and tar archives of PDFs, offline.
 
     A directory is searched recursively for *.json files; it is reported with one line
-    per file and a summary.
+    per file and a summary.  A tar archive (.tar, .tar.gz) is streamed, never extracted:
+    one line per PDF member, written as each is decided.
     """
-    return verify_command(paths, require_signature, as_json)
+    if scheduler is not None:
+        from ..scale.command import scheduler_command
+
+        return scheduler_command(scheduler, paths, require_signature, as_json, resume)
+    return verify_command(paths, require_signature, as_json, jobs, resume)
 
 
 @main.command(short_help=SUMMARIES["check"], epilog=EPILOGS["check"])
@@ -546,4 +283,6 @@ def check(directory: str, route: str, fix: bool, main_file: Optional[str],
     """
     from ..check import check_command
 
-    return check_command(directory, route, fix, main_file, as_json, tarball, html)
+    # The record's title, for the title check, may be in a mirror on disk.
+    mirror = os.environ.get(_ENV_RESOLVER, "")
+    return check_command(directory, route, fix, main_file, as_json, tarball, html, mirror)

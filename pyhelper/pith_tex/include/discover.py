@@ -13,24 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import CouldNotCheck, UsageError, safe_name
 from ..record.identifier import Identifier, parse_identifier
-from ..safeio import MAX_TEX, NotRegularFile, read_regular_or_raise
+from ..safeio import NotRegularFile, read_tex
 
 _COMMENT_RE = re.compile(r"(?<!\\)%.*")
 _PITHNUMBER_RE = re.compile(r"\\pithnumber\s*(?:\[[^\]\n]*\])?\s*\{([^{}\n]*)\}")
-
-
-def read_tex(path: str, cap: int = MAX_TEX) -> str:
-    """The text of a TeX file (source, package or log); undecodable bytes replaced.
-
-    Raises :class:`OSError`: :class:`~pith_tex.safeio.NotRegularFile` for a FIFO, device,
-    socket or directory (refused before it is opened), :class:`~pith_tex.safeio.FileTooLarge`
-    beyond *cap* (8 MiB: :data:`pith_tex.safeio.MAX_TEX`).
-    """
-    return read_regular_or_raise(path, cap).decode("utf-8", "replace")
 
 
 def uncomment(line: str) -> str:
@@ -38,10 +28,14 @@ def uncomment(line: str) -> str:
     return _COMMENT_RE.sub("", line)
 
 
-def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Identifier:
-    """The one number the ``*.tex`` files of *directory* name; :class:`UsageError` else."""
+def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = (),
+                      listdir: Callable[[str], List[str]] = os.listdir,
+                      read: Callable[[str], str] = read_tex) -> Identifier:
+    """The one number the ``*.tex`` files of *directory* name; :class:`UsageError` else.
+    *listdir* and *read*: how the directory is listed and a file read (``check`` hands
+    in the listing and the texts it already has)."""
     try:
-        names = sorted(n for n in os.listdir(directory)
+        names = sorted(n for n in listdir(directory)
                        if n.endswith(".tex") and n not in exclude)
     except OSError as e:
         raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
@@ -49,7 +43,7 @@ def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = ()) -> Id
     for name in names:
         path = os.path.join(directory, name)
         try:
-            text = read_tex(path)
+            text = read(path)
         except NotRegularFile as e:
             if e.kind == "a directory":
                 continue  # a directory named *.tex is no source file

@@ -447,7 +447,8 @@ def _link_check(view: View, copies: List[Box], number: str, year: Optional[int],
     spots = [place(q) for link in over if not link.hidden for q in (link.quads or (link.box,))]
     if not over:
         return Check("badge", WARN, "%s, but it is not a link to its Pith page (pith.sty "
-                     "links it on every route, with or without hyperref)" % seen)
+                     "links it on every route, with or without hyperref, unless the "
+                     "document turns hyperref's links off)" % seen)
     if not spots:
         return Check("badge", WARN, "%s, but the only links over it are hidden (flagged "
                      "hidden or not viewed, or in a layer that is off): a viewer may not "

@@ -76,7 +76,8 @@ if TYPE_CHECKING:
     from ..record.keys import Keyring
 
 __all__ = ["PITH_KEYS", "XMP_NS", "XMP_KEYS", "MIN_FONT_PT", "PdfClaims", "UnreadablePdf",
-           "read_claims", "read_claims_showing", "verify_claims", "verify_pdf", "visible_numbers"]
+           "read_claims", "read_claims_data", "read_claims_showing", "carries_pith", "verify_claims",
+           "verify_pdf", "verify_pdf_data", "pdf_outcome", "visible_numbers"]
 
 #: The Info keys pith.sty writes, in the README's order.
 PITH_KEYS = ("PithNumber", "PithURL", "PithVerification", "PithSHA256", "PithArXiv",
@@ -214,7 +215,7 @@ def _quiet_pypdf() -> Iterator[_Duplicates]:
 
 
 def _read_file(path: str) -> bytes:
-    """The bytes of the PDF at *path*, after cheap checks: size, header, end marker."""
+    """The bytes of the PDF at *path*, after :func:`checked_pdf_bytes`'s cheap checks."""
     try:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
@@ -223,6 +224,12 @@ def _read_file(path: str) -> bytes:
             data = f.read(MAX_PDF_BYTES + 1)
     except OSError as e:
         raise UnreadablePdf("cannot read: %s" % (e.strerror or e)) from e
+    return checked_pdf_bytes(data)
+
+
+def checked_pdf_bytes(data: bytes) -> bytes:
+    """*data* itself, after the cheap checks of a PDF's bytes: size, header, end marker
+    (:class:`UnreadablePdf` says which failed)."""
     if len(data) > MAX_PDF_BYTES:
         raise UnreadablePdf("larger than %d MiB" % (MAX_PDF_BYTES >> 20))
     if not _has_header(data[:_HEAD]):
@@ -277,13 +284,29 @@ def read_claims(path: str, *, engines: bool = True) -> PdfClaims:
     """The Pith claims of the PDF at *path* (*engines* False: its metadata only, page 1
     unread).  Raises :class:`UnreadablePdf` (with a one-line reason) for a file that is
     not a complete, readable, unencrypted PDF."""
-    data = _read_file(path)
+    return read_claims_data(_read_file(path), engines=engines)
+
+
+def read_claims_data(data: bytes, *, deadline: Optional[float] = None,
+                     engines: bool = True) -> PdfClaims:
+    """The Pith claims of the PDF *data* (see :func:`read_claims`); the engines reading
+    page 1 stop at *deadline* (a :func:`time.monotonic` value; None:
+    :data:`pith_tex.pdf.bounded.SECONDS` from now)."""
+    data = checked_pdf_bytes(data)
     readers: List[Any] = []
     with _quiet_pypdf() as reports:
-        claims = _read_claims(data, reports, readers, engines)
+        claims = _read_claims(data, reports, readers, engines, deadline)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
     return claims
+
+
+def carries_pith(claims: PdfClaims) -> bool:
+    """Does the PDF make a Pith claim at all: a Pith key in its Info dictionary (pypdf's
+    reading or the raw scan of every Info dictionary), or ``pith:`` properties in its
+    XMP?  A figure, or a PDF made without pith.sty, does not."""
+    return bool(claims.info or claims.not_text or claims.info_all != {}
+                or claims.xmp is not None)
 
 
 def _stale(data: bytes, readers: List[Any]) -> Optional[str]:
@@ -345,7 +368,8 @@ def _shows(reader: Any, data: bytes, number: str) -> Tuple[Optional[str], Option
 
 
 def _read_claims(data: bytes, duplicates: _Duplicates,
-                 readers: Optional[List[Any]] = None, engines: bool = True) -> PdfClaims:
+                 readers: Optional[List[Any]] = None, engines: bool = True,
+                 deadline: Optional[float] = None) -> PdfClaims:
     """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`); the
     reader is appended to *readers* when given.  *engines* False: the metadata only
     (Info, every revision's Info, XMP), without the gate and page 1's reading."""
@@ -377,9 +401,6 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
                                 "PDFs") from e
         raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
                                                           show(str(e), 80))) from e
-    if engines and _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
-        # nothing can be verified: reading the page would be wasted
-        return PdfClaims(info, pages, None, None, tuple(bad))
     info_all: Union[Dict[str, List[str]], str]
     try:
         info_all = info_values(data, reader, PITH_KEYS)
@@ -388,7 +409,9 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
-    if not engines:
+    if not engines or _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
+        # the metadata only; or nothing can be verified, and reading the page would be
+        # wasted (the claims still tell a PDF that claims nothing: carries_pith)
         return PdfClaims(info, pages, None, None, tuple(bad), info_all, xmp)
     costly: List[str] = []
     refused = tuple(refusals(data, reader, costly))
@@ -416,7 +439,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
         else:
             try:
                 view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS, glyphs=GLYPHS,
-                                then=front_matter)
+                                then=front_matter, deadline=deadline)
             except EngineFailed as e:
                 page_error = str(e)
             if view is not None and "/Contents" in page and not any(
@@ -690,14 +713,39 @@ def _xmp_check(xmp: Union[Dict[str, List[str]], str], info: Dict[str, str],
 
 def verify_pdf(path: str, *, require_signature: bool = False,
                keyring: Optional[Keyring] = None) -> FileOutcome:
-    """Verify the Pith claims of the PDF at *path* (kind ``"pdf"``).
+    """Verify the Pith claims of the PDF at *path* (kind ``"pdf"``): the file read, then
+    :func:`verify_pdf_data`."""
+    try:
+        data = _read_file(path)
+    except UnreadablePdf as e:
+        return FileOutcome(path, "pdf", None, str(e))
+    return verify_pdf_data(data, path, require_signature=require_signature, keyring=keyring)
+
+
+def verify_pdf_data(data: bytes, name: str, *, deadline: Optional[float] = None,
+                    require_signature: bool = False,
+                    keyring: Optional[Keyring] = None) -> FileOutcome:
+    """Verify the Pith claims of the PDF *data* (reported as *name*; kind ``"pdf"``).
 
     A file that is not a readable PDF gives an outcome-less :class:`FileOutcome` (exit 3);
     a PDF without the metadata of a verified include a single ``pdf`` error (exit 3).
-    *keyring* (library API only) replaces the pinned keys.
+    *keyring* (library API only) replaces the pinned keys; *deadline*: see
+    :func:`read_claims_data`.
     """
+    return pdf_outcome(data, name, deadline=deadline, require_signature=require_signature,
+                       keyring=keyring)[0]
+
+
+def pdf_outcome(data: bytes, name: str, *, deadline: Optional[float] = None,
+                require_signature: bool = False,
+                keyring: Optional[Keyring] = None) -> Tuple[FileOutcome, bool]:
+    """:func:`verify_pdf_data`'s outcome, and whether the PDF is one that makes no Pith
+    claim at all (not :func:`carries_pith`; a file that cannot be read as a PDF is not:
+    its outcome says what it is).  ``verify DIR`` and an archive list a PDF with no claim
+    apart, decided from the same single reading."""
     try:
-        claims = read_claims(path)
+        claims = read_claims_data(data, deadline=deadline)
     except UnreadablePdf as e:
-        return FileOutcome(path, "pdf", None, str(e))
-    return verify_claims(path, claims, require_signature=require_signature, keyring=keyring)
+        return FileOutcome(name, "pdf", None, str(e)), False
+    return (verify_claims(name, claims, require_signature=require_signature, keyring=keyring),
+            not carries_pith(claims))

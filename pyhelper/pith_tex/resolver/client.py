@@ -57,7 +57,6 @@ from ..record.documents import MAX_BODY, read_capped
 from ..errors import CouldNotCheck, UsageError, show
 
 DEFAULT_RESOLVER = "https://pith.science"
-ENV_RESOLVER = "PITH_RESOLVER"
 MAX_ATTEMPTS = 3
 RETRY_AFTER_CAP = 10.0
 BACKOFF_BASE = 0.5
@@ -589,8 +588,9 @@ def _reason(e: BaseException) -> str:
 
 
 def resolver_spec(option: Optional[str]) -> str:
-    """``--resolver`` > ``$PITH_RESOLVER`` > the default."""
-    return option or os.environ.get(ENV_RESOLVER) or DEFAULT_RESOLVER
+    """``--resolver`` (or ``$PITH_RESOLVER``, which the command line reads) > the
+    default."""
+    return option or DEFAULT_RESOLVER
 
 
 def open_resolver(spec: str, *, timeout: float = 10.0,

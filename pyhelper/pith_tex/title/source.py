@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, List, NamedTuple, Optional, Set, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Set, Tuple
 
-from ..include.discover import read_tex, uncomment
+from ..include.discover import uncomment
+from ..safeio import read_tex
 from .compare import _skip_optional, group_end
 
 #: fetch's words when the source has no title in a form read here (the main file's name).
@@ -42,8 +43,14 @@ _DEF_RE = re.compile(r"\\(?:(?:(?:re)?newcommand|providecommand|DeclareRobustCom
                      r"|[gex]?def\s*\\([A-Za-z@]+))\s*(?=\{)")
 
 
-def source_text(path: str) -> str:
-    return "\n".join(uncomment(line) for line in read_tex(path).splitlines())
+#: How a text file is read: :func:`pith_tex.safeio.read_tex`, or a reader that keeps
+#: what it read (:meth:`pith_tex.sourcetree.SourceTree.text`).
+Reader = Callable[[str], str]
+
+
+def source_text(path: str, read: Reader = read_tex) -> str:
+    """The text of the file *path* without its comments."""
+    return "\n".join(uncomment(line) for line in read(path).splitlines())
 
 
 def resolve_input(directory: str, name: str) -> Optional[str]:
@@ -65,7 +72,7 @@ class Source(NamedTuple):
     files: List[str]  # the files read, main first
 
 
-def expanded_source(directory: str, main_name: str) -> Source:
+def expanded_source(directory: str, main_name: str, read_file: Reader = read_tex) -> Source:
     """The main file's text with ``\\input``/``\\include`` files put in their place
     (each file once, :data:`MAX_FILES` files and :data:`MAX_TEXT` characters at most)."""
     seen: Set[str] = set()
@@ -79,7 +86,7 @@ def expanded_source(directory: str, main_name: str) -> Source:
         seen.add(real)
         files.append(os.path.relpath(path, directory))
         try:
-            text = source_text(path)[:budget[0]]
+            text = source_text(path, read_file)[:budget[0]]
         except OSError:
             return ""
         budget[0] -= len(text)
@@ -217,40 +224,40 @@ class Found(NamedTuple):
     others: Tuple[str, ...] = ()
 
 
-def _file_of(directory: str, src: Source, raw: str, default: str) -> str:
+def _file_of(directory: str, src: Source, raw: str, default: str, read: Reader) -> str:
     for name in src.files:
         try:
-            if raw in source_text(os.path.join(directory, name)):
+            if raw in source_text(os.path.join(directory, name), read):
                 return name
         except OSError:
             continue
     return default
 
 
-def has_document(directory: str, main_name: str) -> bool:
+def has_document(directory: str, main_name: str, read: Reader = read_tex) -> bool:
     """Does the main file (with its inputs) have a ``\\begin{document}``, so that a title
     would be found in it?  (A preamble alone typesets nothing.)"""
-    return BEGIN_DOC_RE.search(expanded_source(directory, main_name).text) is not None
+    return BEGIN_DOC_RE.search(expanded_source(directory, main_name, read).text) is not None
 
 
-def find_title(directory: str, main_name: str) -> Optional[Found]:
+def find_title(directory: str, main_name: str, read: Reader = read_tex) -> Optional[Found]:
     """The paper's title as typed, or None when the source has none in a form read here
     (see the module's docstring)."""
-    src = expanded_source(directory, main_name)
+    src = expanded_source(directory, main_name, read)
     macros = macros_defined(src.text)
     command = _title_command(src.text)
     if command is not None:
         name, raw = command
-        return Found(expand(raw, macros), _file_of(directory, src, raw, main_name),
+        return Found(expand(raw, macros), _file_of(directory, src, raw, main_name, read),
                      "\\" + name)
     macro = _title_macro(src.text, macros)
     if macro is not None:
         name, raw = macro
-        return Found(expand(raw, macros), _file_of(directory, src, raw, main_name),
+        return Found(expand(raw, macros), _file_of(directory, src, raw, main_name, read),
                      "\\%s (a title macro it typesets)" % name)
     typed = _set_large(src.text)
     if not typed:
         return None
-    return Found(expand(typed[0], macros), _file_of(directory, src, typed[0], main_name),
+    return Found(expand(typed[0], macros), _file_of(directory, src, typed[0], main_name, read),
                  "title block (text set in \\Large or larger before the first section)",
                  tuple(expand(b, macros) for b in typed[1:]))

@@ -12,18 +12,20 @@ value.  Lines are
 handed to the sink in batches (with ``PYTHONUNBUFFERED`` set, every write to stdout is a
 system call).
 
-Large batches (>= ``PARALLEL_THRESHOLD`` files, at least ``MIN_WORKERS`` CPUs, Linux for
-``fork``) are spread over worker processes in chunks; results always come back in input
-order, so the output is the same.  Measured on a (loaded) 2-CPU machine, 10,000 records:
-0.35 s sequentially, 0.24 s with two workers, so two CPUs are enough (with the checks and
-messages built for every record, as before the lean path, two workers did not pay off).
+Batches worth it (:func:`workers_for`: a worker for every :data:`PDFS_PER_WORKER` PDFs or
+:data:`RECORDS_PER_WORKER` other files, at most ``--jobs``) are spread over spawned worker
+processes, a PDF at a time or other files in chunks; results always come back in input
+order, so the output is the same whatever ``--jobs`` says.  Measured on a (loaded) 2-CPU
+machine, 10,000 records: 0.35 s sequentially, 0.24 s with two workers.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-import sys
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable, Collection, Iterator, List, Optional, Sequence, Tuple
 
 from ..record import canonical
 from ..errors import EXIT_OK, CouldNotCheck
@@ -32,10 +34,8 @@ from ..report import file_json, file_line, ok_line
 from ..checks import bucket, worst
 from ..record.documents import PDF_MAGIC, is_pdf_name
 from .files import (decode_json, expected_number, internal_error, read_file, verify_file,
-                    verify_json_obj)
+                    verify_json_obj, verify_pdf_file)
 
-PARALLEL_THRESHOLD = 4000
-MIN_WORKERS = 2
 CHUNK = 512
 WRITE_EVERY = 1024  # lines per sink call in text mode
 
@@ -89,92 +89,150 @@ def verified_record_obj(path: str, obj: Any) -> Optional[str]:
     return number
 
 
-def _run_chunk(args: Tuple[Sequence[str], bool, bool]) -> List[Tuple[int, Any]]:
-    paths, require_signature, as_json = args
-    return list(_results(paths, require_signature, as_json))
+#: A worker process costs its imports and its engines' child (about a second of CPU):
+#: one is started for every this many PDFs, or for every :data:`RECORDS_PER_WORKER` other
+#: files, up to ``--jobs``; fewer than two are none (the command works in its own process).
+PDFS_PER_WORKER = 8
+RECORDS_PER_WORKER = 4000
+
+Item = Tuple[str, bool]  # a path, and whether it is a PDF found in a directory
+Result = Tuple[int, Any, bool]  # exit code, line or JSON dict, "carries no Pith claim"
 
 
-def _results(paths: Sequence[str], require_signature: bool,
-             as_json: bool) -> Iterator[Tuple[int, Any]]:
-    """``(exit_code, line or JSON dict)`` for every path, in order.  Whatever one file
-    does (a parser's RecursionError, a value no report can print, any bug), it gives
-    one line of its own: it never takes the other files' lines with it."""
-    for p in paths:
-        try:
-            code, rendered = _result(p, require_signature, as_json)
-        except Exception as e:  # noqa: BLE001 -- MemoryError and RecursionError included
-            r = internal_error(p, e)
-            code, rendered = r.exit_code, file_json(r) if as_json else file_line(r)
-        yield code, rendered
-
-
-def _result(p: str, require_signature: bool, as_json: bool) -> Tuple[int, Any]:
-    if as_json:
-        r = verify_file(p, require_signature=require_signature)
-        return r.exit_code, file_json(r)
-    if p.endswith(".tex") or is_pdf_name(p):
-        r = verify_file(p, require_signature=require_signature)
-    else:  # read and parse once, for the lean check and, if it does not pass, the full one
-        data, failed = read_file(p)
-        if failed is None and data.startswith(PDF_MAGIC):  # a PDF by another name
-            r = verify_file(p, require_signature=require_signature)
-        else:
-            if failed is None:
-                obj, failed = decode_json(p, data)
-            if failed is not None:
-                r = failed
-            else:
-                number = verified_record_obj(p, obj)
-                if number is not None:
-                    return EXIT_OK, ok_line(p, number)
-                r = verify_json_obj(p, obj, require_signature=require_signature, data=data)
-    return r.exit_code, file_line(r)
-
-
-def _workers() -> int:
+def cpus() -> int:
+    """The CPUs this process may run on: ``--jobs``'s default."""
     try:
-        n = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        n = os.cpu_count() or 1
-    return min(n, 8)
+        return os.cpu_count() or 1
 
 
-def _all_results(paths: Sequence[str], require_signature: bool,
-                 as_json: bool) -> Iterator[Tuple[int, Any]]:
-    workers = _workers()
-    if (len(paths) < PARALLEL_THRESHOLD or workers < MIN_WORKERS
-            or not sys.platform.startswith("linux")):
-        yield from _results(paths, require_signature, as_json)
+def workers_for(items: Sequence[Item], jobs: int) -> int:
+    """How many worker processes *items* are worth, at most *jobs* (see
+    :data:`PDFS_PER_WORKER`)."""
+    pdfs = sum(1 for p, _ in items if is_pdf_name(p))
+    worth = pdfs // PDFS_PER_WORKER + (len(items) - pdfs) // RECORDS_PER_WORKER
+    return min(jobs, worth)
+
+
+def _run_chunk(args: Tuple[Sequence[Item], bool, bool]) -> List[Result]:
+    items, require_signature, as_json = args
+    return list(_results(items, require_signature, as_json))
+
+
+def _results(items: Sequence[Item], require_signature: bool,
+             as_json: bool) -> Iterator[Result]:
+    """``(exit_code, line or JSON dict, no claim)`` for every item, in order.  Whatever
+    one file does (a parser's RecursionError, a value no report can print, any bug), it
+    gives one line of its own: it never takes the other files' lines with it."""
+    for p, listed in items:
+        try:
+            code, rendered, none = _result(p, listed, require_signature, as_json)
+        except Exception as e:  # noqa: BLE001 -- MemoryError, RecursionError: its own line
+            r = internal_error(p, e)
+            code, rendered, none = r.exit_code, file_json(r) if as_json else file_line(r), False
+        yield code, rendered, none
+
+
+def _result(p: str, listed: bool, require_signature: bool, as_json: bool) -> Result:
+    if is_pdf_name(p):
+        r, no_claim = verify_pdf_file(p, require_signature=require_signature)
+        return r.exit_code, file_json(r) if as_json else file_line(r), listed and no_claim
+    if as_json or p.endswith(".tex"):
+        r = verify_file(p, require_signature=require_signature)
+        return r.exit_code, file_json(r) if as_json else file_line(r), False
+    # read and parse once, for the lean check and, if it does not pass, the full one
+    data, failed = read_file(p)
+    if failed is None and data.startswith(PDF_MAGIC):  # a PDF by another name, read once
+        from ..pdf.verify import verify_pdf_data  # here: a directory of records never pays
+
+        r = verify_pdf_data(data, p, require_signature=require_signature)
+    else:
+        if failed is None:
+            obj, failed = decode_json(p, data)
+        if failed is not None:
+            r = failed
+        else:
+            number = verified_record_obj(p, obj)
+            if number is not None:
+                return EXIT_OK, ok_line(p, number), False
+            r = verify_json_obj(p, obj, require_signature=require_signature, data=data)
+    return r.exit_code, file_line(r), False
+
+
+def warm() -> None:
+    """A worker process's start: the verifiers imported once, for every file it gets;
+    Ctrl-C left to the command, which stops the pool (a worker does not print its own
+    traceback for it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from ..pdf import verify  # noqa: F401
+    from ..citations import record  # noqa: F401
+
+
+def _all_results(items: Sequence[Item], require_signature: bool, as_json: bool,
+                 jobs: int) -> Iterator[Result]:
+    workers = workers_for(items, jobs)
+    if workers < 2:
+        yield from _results(items, require_signature, as_json)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    chunks = [(paths[i:i + CHUNK], require_signature, as_json)
-              for i in range(0, len(paths), CHUNK)]
-    ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    chunks: List[Tuple[Sequence[Item], bool, bool]] = []
+    run: List[Item] = []
+    for item in items:  # a PDF is a chunk of its own; other files go CHUNK at a time
+        if is_pdf_name(item[0]):
+            if run:
+                chunks.append((run, require_signature, as_json))
+                run = []
+            chunks.append(([item], require_signature, as_json))
+        else:
+            run.append(item)
+            if len(run) >= CHUNK:
+                chunks.append((run, require_signature, as_json))
+                run = []
+    if run:
+        chunks.append((run, require_signature, as_json))
+    # spawned, not forked: the caller may hold threads (a library caller, Dask) or the
+    # engines' child's pipes, which a fork would copy
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=warm) as pool:
         for results in pool.map(_run_chunk, chunks):
             yield from results
 
 
 def verify_paths(paths: Sequence[str], *, require_signature: bool, as_json: bool,
-                 sink: Callable[[Any], Any]) -> Tuple[List[int], int]:
+                 sink: Callable[[Any], Any], jobs: int = 1,
+                 listed: Collection[str] = (),
+                 on_none: Optional[Callable[[str], Any]] = None) -> Tuple[List[int], int]:
     """Verify every path and hand the reports, in order, to *sink*: the text of a batch
-    of lines (each ending with a newline), or a list of JSON dicts.
+    of lines (each ending with a newline), or a list of JSON dicts.  *jobs*: at most so
+    many worker processes (:func:`workers_for`).  A PDF in *listed* (found in a directory)
+    that makes no Pith claim at all is not reported: *on_none* gets its path, the sink
+    nothing, and it is not counted.
 
     Returns ``([verified, failed, could not check], worst exit code)``.
     """
     counts = [0, 0, 0]
     codes = set()
     pending: List[Any] = []
-    for code, rendered in _all_results(paths, require_signature, as_json):
+    wanted = frozenset(listed)
+    items = [(p, p in wanted) for p in paths]
+
+    def flush() -> None:
+        if pending:
+            sink(list(pending) if as_json else "\n".join(pending) + "\n")
+            pending.clear()
+
+    for (p, _), (code, rendered, none) in zip(items, _all_results(
+            items, require_signature, as_json, jobs), strict=True):
+        if none:
+            flush()  # the directory's order, lines and no-claim lines alike
+            if on_none is not None:
+                on_none(p)
+            continue
         counts[bucket(code)] += 1
         if code != EXIT_OK:
             codes.add(code)
         pending.append(rendered)
         if len(pending) >= WRITE_EVERY:
-            sink(pending if as_json else "\n".join(pending) + "\n")
-            pending = []
-    if pending:
-        sink(pending if as_json else "\n".join(pending) + "\n")
+            flush()
+    flush()
     return counts, worst(codes)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any, Optional, Tuple
+import threading
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from ..record import canonical
 from ..checks import FAIL, Check, FileOutcome, Outcome
 from ..record.documents import (MAX_BODY, PDF_MAGIC, is_pdf_name, kind_of, parse_bundle_doc,
                         parse_record_doc, read_capped)
 from ..errors import PithError, show
-from ..safeio import NotRegularFile, check_regular
+from ..report import file_json
+from ..safeio import NotRegularFile, read_regular
 from ..record.canonical import LoneSurrogate
 from ..record.verify import loads, verify_bundle, verify_record
 
@@ -180,26 +182,48 @@ def verify_include_file(path: str, *, require_signature: bool = False,
     return _include_outcome(path, data, require_signature, keyring)
 
 
+def read_pdf(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
+    """``(bytes, None)`` of the PDF at *path*, read in one open (a FIFO or device is
+    refused before it is opened); or ``(b"", outcome)`` when it cannot be read or is
+    larger than :data:`pith_tex.pdf.verify.MAX_PDF_BYTES`."""
+    from ..pdf.verify import MAX_PDF_BYTES
+
+    try:
+        data = read_regular(path, MAX_PDF_BYTES)
+    except OSError as e:
+        return b"", unreadable(path, e, "pdf")
+    if data is None:
+        return b"", FileOutcome(path, "pdf", None, "larger than %d MiB" % (MAX_PDF_BYTES >> 20))
+    return data, None
+
+
+def verify_pdf_file(path: str, *, require_signature: bool = False,
+                    keyring: Optional[Keyring] = None) -> Tuple[FileOutcome, bool]:
+    """The outcome of the PDF at *path*, its bytes read once, and whether it makes no Pith
+    claim at all (:func:`pith_tex.pdf.verify.pdf_outcome`)."""
+    from ..pdf.verify import pdf_outcome
+
+    data, failed = read_pdf(path)
+    if failed is not None:
+        return failed, False
+    return pdf_outcome(data, path, require_signature=require_signature, keyring=keyring)
+
+
 def verify_file(path: str, *, require_signature: bool = False,
                 keyring: Optional[Keyring] = None) -> FileOutcome:
     """Verify one file: ``.tex`` as an include, ``.pdf`` (or any file that starts as a
     PDF does) as a compiled paper (:mod:`pith_tex.pdf.verify`), anything else as resolver
-    JSON/bundle."""
+    JSON/bundle.  The file is opened once."""
     if is_pdf_name(path):
-        from ..pdf.verify import verify_pdf
-
-        try:  # pypdf opens the path itself: refuse a FIFO or device before it does
-            check_regular(path)
-        except OSError as e:
-            return unreadable(path, e, "pdf")
-        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
+        return verify_pdf_file(path, require_signature=require_signature, keyring=keyring)[0]
     data, failed = read_file(path)
     if failed is not None:
         return failed
-    if data.startswith(PDF_MAGIC):  # a PDF by another name
-        from ..pdf.verify import verify_pdf
+    if data.startswith(PDF_MAGIC):  # a PDF by another name, already read
+        from ..pdf.verify import verify_pdf_data
 
-        return verify_pdf(path, require_signature=require_signature, keyring=keyring)
+        return verify_pdf_data(data, path, require_signature=require_signature,
+                               keyring=keyring)
     if path.endswith(".tex"):
         return _include_outcome(path, data, require_signature, keyring)
     obj, failed = decode_json(path, data)
@@ -222,3 +246,47 @@ def verify_file_guarded(path: str, *, require_signature: bool = False) -> FileOu
         return verify_file(path, require_signature=require_signature)
     except Exception as e:  # noqa: BLE001 -- MemoryError and RecursionError included
         return internal_error(path, e)
+
+
+#: One PDF at a time in a process: pypdf's log handler and the warning filters that
+#: :func:`pith_tex.pdf.verify.read_claims_data` sets for the length of one reading are
+#: the process's, and the engines' child process answers one request at a time.
+_ONE_AT_A_TIME = threading.Lock()
+
+
+def pdf_bytes_outcome(data: bytes, name: str, *, deadline: Optional[float] = None,
+                      require_signature: bool = False,
+                      keyring: Optional[Keyring] = None) -> Tuple[FileOutcome, bool]:
+    """:func:`verify_pdf_bytes`'s outcome, and whether the PDF makes no Pith claim at all
+    (:func:`pith_tex.pdf.verify.pdf_outcome`)."""
+    from ..pdf.verify import pdf_outcome
+
+    with _ONE_AT_A_TIME:
+        try:
+            return pdf_outcome(data, name, deadline=deadline,
+                               require_signature=require_signature, keyring=keyring)
+        except Exception as e:  # noqa: BLE001 -- MemoryError, RecursionError: this PDF's line
+            return internal_error(name, e), False
+
+
+def verify_pdf_bytes(data: bytes, name: str, *, deadline: Optional[float] = None,
+                     require_signature: bool = False,
+                     keyring: Optional[Keyring] = None) -> Dict[str, Any]:
+    """Verify the PDF *data* (its bytes, however they were got: a file, a tar member, an
+    object store) and return the dict ``pith-tex verify --json`` prints for it
+    (``path`` is *name*; ``exit_code``, ``verdict``, ``number``, ``checks``, ``error``).
+
+    *deadline*: a :func:`time.monotonic` value at which the engines reading page 1 are
+    stopped (the PDF could not be checked, exit code 3); None gives them
+    :data:`pith_tex.pdf.bounded.SECONDS`.  *keyring* replaces the pinned keys.
+
+    Pure with respect to the process: every switch it sets while reading (pypdf's logger,
+    the warning filters) is restored before it returns; the engines run in a child
+    process that this process starts once and reuses.  Calls from several threads of one
+    process take turns; for parallel work use processes (``pith-tex verify --jobs``,
+    :func:`pith_tex.scale.verify_archives`).  It never raises for what the bytes hold: a
+    PDF that breaks a reader gets its own ``could not check`` dict.
+    """
+    return file_json(pdf_bytes_outcome(data, name, deadline=deadline,
+                                       require_signature=require_signature,
+                                       keyring=keyring)[0])

@@ -305,16 +305,15 @@ def test_parallel_batch_gives_the_same_output(mirror, workdir, monkeypatch):
     from pith_tex.verify import batch
 
     shutil.copy(record_path(mirror, V2["number"]), record_path(mirror))
-    sequential = run("verify", mirror)
-    monkeypatch.setattr(batch, "PARALLEL_THRESHOLD", 5)
-    monkeypatch.setattr(batch, "MIN_WORKERS", 2)
-    monkeypatch.setattr(batch, "_workers", lambda: 2)
+    sequential = run("verify", mirror, "--jobs", "1")
+    monkeypatch.setattr(batch, "RECORDS_PER_WORKER", 5)  # a worker for every 5 records
     monkeypatch.setattr(batch, "CHUNK", 7)
-    parallel = run("verify", mirror)
+    parallel = run("verify", mirror, "--jobs", "2")
     assert parallel.exit_code == sequential.exit_code == 1
     assert parallel.stdout == sequential.stdout
-    parallel_json = run("verify", mirror, "--json")
+    parallel_json = run("verify", mirror, "--json", "--jobs", "2")
     assert json.loads(parallel_json.stdout)["summary"]["failed"] == 1
+    assert batch.workers_for([(p, False) for p in batch.iter_json_files(mirror)], 2) == 2
 
 
 def test_version():

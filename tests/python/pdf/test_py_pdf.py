@@ -211,7 +211,7 @@ def test_badge_whose_link_was_removed_warns(papers, tmp_path):
         "PDFium " % N), badge
     assert badge["detail"].endswith(
         "), but it is not a link to its Pith page (pith.sty links it on every route, with or "
-        "without hyperref)"), badge
+        "without hyperref, unless the document turns hyperref's links off)"), badge
 
 
 @pytest.mark.parametrize("route", ["pdflatex", "xelatex", "dvips"])
