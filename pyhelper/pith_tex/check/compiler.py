@@ -292,7 +292,7 @@ _FIGURES = (".pdf", ".png", ".jpg", ".jpeg", ".jbig2", ".jb2")
 
 def _found_in(paper: str, names: List[str]) -> List[str]:
     """Where files named *names* are in the copy *paper*, relative, outside its top."""
-    found = []
+    found: List[str] = []
     for root, dirs, files in os.walk(paper):
         dirs[:] = sorted(dirs)
         if root == paper:

@@ -95,7 +95,7 @@ def facts(page: Any) -> Facts:
                                    int(flags) if isinstance(flags, int) else 0, box, layer,
                                    _empty_appearance(a)))
             annots = tuple(found)
-    except Exception as e:  # pypdf on objects that are not what they claim
+    except Exception as e:  # noqa: BLE001 -- pypdf on objects that are not what they claim
         annots = "page 1's annotations cannot be read (%s)" % type(e).__name__
     layers: Union[Tuple[str, ...], str]
     try:
@@ -192,7 +192,7 @@ def _differing(a: Raster, b: Raster, box: Box) -> int:
         pa, pb = a.pixels[row + x0:row + x1], b.pixels[row + x0:row + x1]
         if pa == pb:
             continue
-        for p, q in zip(pa, pb):
+        for p, q in zip(pa, pb, strict=False):
             if (p < DARK and q > LIGHT) or (q < DARK and p > LIGHT):
                 n += 1
     return n

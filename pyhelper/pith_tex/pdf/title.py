@@ -27,7 +27,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from .bounded import page_one
@@ -141,7 +141,7 @@ def _pdfium_pieces(view: View, zones: Sequence[Box]) -> List[Piece]:
     """PDFium's characters of the upper part that paint, upright, pith's own left out."""
     glyphs = [g for g in view.glyphs if g.upright]
     squeezed = "".join(g.text for g in glyphs)
-    ours = set()
+    ours: Set[int] = set()
     for m in _PITH_RE.finditer(squeezed):
         ours.update(range(m.start(), m.end()))
     return [Piece(g.text, g.box, g.size) for k, g in enumerate(glyphs)
@@ -309,7 +309,7 @@ def _spaced(segment: Sequence[Piece]) -> Optional[float]:
     characters, most of them apart): the middle of the widest step between its gaps,
     sorted (letters' gaps below, words' above); None when it is not letter-spaced."""
     gaps = sorted((b.box[0] - a.box[2]) / max(a.size, b.size)
-                  for a, b in zip(segment, segment[1:]))
+                  for a, b in zip(segment, segment[1:], strict=False))
     singles = sum(1 for p in segment if len(p.text) == 1)
     if len(gaps) < 4 or 2 * singles < len(segment) or 2 * sum(
             1 for g in gaps if g > WORD_GAP) < len(gaps):
@@ -470,7 +470,7 @@ def pith_title(data: bytes) -> Tuple[Optional[str], Optional[str]]:
         info = reader.trailer.get("/Info")
         info = info.get_object() if info is not None else None
         value = None if info is None else info.get("/PithTitle")
-    except Exception as e:  # pypdf raises many kinds on a damaged file
+    except Exception as e:  # noqa: BLE001 -- pypdf raises many kinds on a damaged file
         return None, "cannot read the Info dictionary (%s)" % e.__class__.__name__
     if value is None:
         return None, None

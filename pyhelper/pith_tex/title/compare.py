@@ -32,7 +32,7 @@ import re
 import unicodedata
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..checks import Check, FAIL, OK, WARN
+from ..checks import Check, FAIL, OK, WARN, Status
 from ..errors import printable
 from ..record.canonical import canon_sha256 as canon_sha256  # the title's hash in the record
 
@@ -127,7 +127,7 @@ _DASH_RE = re.compile("[%s]|-{2,3}" % _DASHES)
 _SMALL_CAPITALS = str.maketrans(dict(zip(
     "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f"
     "\u1d0d\u0274\u1d0f\u1d18\ua7af\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f"
-    "\u1d22", "abcdefghijklmnopqrstuvwyz")))
+    "\u1d22", "abcdefghijklmnopqrstuvwyz", strict=False)))
 _QUOTE_TRANS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
                               "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"',
                               "\u00bb": '"', "`": "'", "\u00a0": " "})
@@ -399,7 +399,7 @@ def shown(title: str) -> str:
 
 
 def title_check(paper: Optional[str], canon_hex: Optional[str], record_title: Optional[str],
-                where: str, *, accepted: bool = False, on_different: str = FAIL,
+                where: str, *, accepted: bool = False, on_different: Status = FAIL,
                 advice: str = "") -> Check:
     """The ``title`` line, in the same words for every command: is the record (its
     title, its ``title_canon_sha256``) this paper's (*paper*: its title as *where* gives

@@ -136,19 +136,18 @@ def macros_defined(text: str) -> Dict[str, str]:
 
 def expand(title: str, macros: Dict[str, str]) -> str:
     """*title* with the source's own argumentless macros replaced by their bodies."""
+    def sub(m: "re.Match[str]") -> str:
+        body = macros.get(m.group(1))
+        if body is None:
+            return m.group(0)
+        # braces only where the body's last command would run into a letter
+        return "{%s}" % body if re.search(r"\\[A-Za-z@]+\s*$", body) else body
+
     for _ in range(8):  # macros that use macros, a few levels deep
-        changed = [False]
-
-        def sub(m: "re.Match[str]") -> str:
-            body = macros.get(m.group(1))
-            if body is None:
-                return m.group(0)
-            changed[0] = True
-            # braces only where the body's last command would run into a letter
-            return "{%s}" % body if re.search(r"\\[A-Za-z@]+\s*$", body) else body
-
-        title = re.sub(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?", sub, title)
-        if not changed[0] or len(title) > 4000:
+        # a pass that changes nothing would change nothing again: stop there
+        expanded = re.sub(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?", sub, title)
+        unchanged, title = expanded == title, expanded
+        if unchanged or len(title) > 4000:
             break
     return title
 
