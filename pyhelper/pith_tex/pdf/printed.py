@@ -110,9 +110,9 @@ def _empty_appearance(annot: Any) -> Optional[str]:
     (zero wide or high): PDF 32000-1 (12.5.5) fits that box to the /Rect, which an empty
     box cannot be; PDFium and poppler then draw nothing, pdf.js (Firefox) draws the
     stream at the /Rect's corner unscaled.  None for any other appearance, or none."""
-    ap = annot.get("/AP")
+    ap: Any = annot.get("/AP")
     ap = ap.get_object() if ap is not None else None
-    normal = ap.get("/N") if hasattr(ap, "get") else None
+    normal: Any = ap.get("/N") if hasattr(ap, "get") else None
     normal = normal.get_object() if normal is not None else None
     if hasattr(normal, "get") and not hasattr(normal, "get_data"):  # one per /AS state
         state = annot.get("/AS")
@@ -123,7 +123,8 @@ def _empty_appearance(annot: Any) -> Optional[str]:
     try:
         bbox = [float(v) for v in normal["/BBox"]]
         matrix = [float(v) for v in normal.get("/Matrix", (1, 0, 0, 1, 0, 0))]
-    except Exception:  # not numbers: poppler reports the form, and verify stops there
+    except (KeyError, TypeError, ValueError):  # no box, or not numbers: poppler reports
+        # the form, and verify stops there
         return None
     if len(bbox) != 4 or len(matrix) != 6:
         return None

@@ -29,13 +29,13 @@ class Unreadable(Exception):
 def _u16(data: bytes, at: int) -> int:
     if at < 0 or at + 2 > len(data):
         raise Unreadable("cut short")
-    return struct.unpack_from(">H", data, at)[0]
+    return int(struct.unpack_from(">H", data, at)[0])
 
 
 def _u32(data: bytes, at: int) -> int:
     if at < 0 or at + 4 > len(data):
         raise Unreadable("cut short")
-    return struct.unpack_from(">I", data, at)[0]
+    return int(struct.unpack_from(">I", data, at)[0])
 
 
 def _format4(data: bytes, at: int, wanted: List[int]) -> Cmap:

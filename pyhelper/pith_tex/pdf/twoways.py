@@ -88,7 +88,7 @@ def font_two_ways(font: Dict[Any, Any]) -> Optional[Tuple[str, str]]:
     try:
         code = truetype.symbol_differs(descriptor["/FontFile2"].get_object().get_data(),
                               _characters(font.get("/Encoding")))
-    except Exception:  # Unreadable, pypdf's decoding errors
+    except Exception:  # noqa: BLE001 -- Unreadable, and pypdf's many decoding errors
         return None
     if code is None:
         return None
