@@ -3,6 +3,7 @@
 VENV = $(CURDIR)/.venv/bin
 PYTHON ?= $(if $(wildcard $(VENV)/python),$(VENV)/python,python3)
 PITH_TEX ?= $(if $(wildcard $(VENV)/pith-tex),$(VENV)/pith-tex,pith-tex)
+LINT_IMPORTS ?= $(if $(wildcard $(VENV)/lint-imports),$(VENV)/lint-imports,lint-imports)
 TEXFLAGS = -no-shell-escape -interaction=nonstopmode -halt-on-error
 # pdflatex twice (the badge's link needs no second run, the paper's references do);
 # on failure show the end of the log instead of TeX's whole chatter.
@@ -11,7 +12,7 @@ PAPER = $(CURDIR)/examples/paper
 MIRROR = $(CURDIR)/examples/mirror
 LATEX = $(CURDIR)/latex
 
-.PHONY: example test test-floors bench docs ctan clean
+.PHONY: example test lint test-floors bench docs ctan clean
 
 # The example is built the way an author builds: verify first, then compile.
 # TEXINPUTS points at latex/ so the repository's pith.sty is used, not a copy.
@@ -24,6 +25,13 @@ example:
 
 test:
 	$(PYTHON) -m pytest -n auto
+
+# Types (mypy, strict), lint (ruff: pyflakes, bugbear, no blind except) and the import
+# floors of docs/development.md (import-linter); their settings are in pyproject.toml.
+lint:
+	$(PYTHON) -m mypy
+	$(PYTHON) -m ruff check pyhelper
+	$(LINT_IMPORTS)
 
 # The hostile tests again, with every dependency at the lowest version pyproject allows.
 test-floors:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a machine to build the example and run the tests: TeX Live and the PDF/QR tools
 # from the distribution (every route arXiv uses, plus the classes the tests compile), then
-# a project virtual environment .venv with pith-tex and its test extras, which the Makefile
-# uses.  A venv because Debian 12 and Ubuntu 24.04 refuse `pip install` into the system
+# a project virtual environment .venv with pith-tex and its test and lint extras, which the
+# Makefile uses.  A venv because Debian 12 and Ubuntu 24.04 refuse `pip install` into the system
 # Python (PEP 668, "externally managed").  Root (or sudo) is needed only when a
 # distribution package is missing; run it again any time, it only adds what is missing.
 set -euo pipefail
@@ -17,6 +17,7 @@ PACKAGES=(
   latexml  # arXiv's HTML view: pith-tex check's html line and its tests
   valgrind  # make bench: instruction counts (deterministic compile cost)
   nodejs  # the tests' pdf.js oracle (tests/pdfjs; pdfjs-dist 5 needs node >= 20.19)
+  fonts-dejavu-core  # a TrueType program the tests' forged fonts are made from
 )
 
 missing=()
@@ -49,7 +50,8 @@ if ! .venv/bin/python -c "import sys" 2>/dev/null; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test,scale]'  # scale: the Dask tests (tests/python/verify/test_py_archive.py)
+# scale: the Dask tests (tests/python/verify/test_py_archive.py); lint: make lint
+.venv/bin/python -m pip install -q -e '.[test,scale,lint]'
 
 # pdf.js (Firefox's PDF engine) for the tests only: pdfjs-dist and @napi-rs/canvas at the
 # versions of tests/pdfjs/package-lock.json, in tests/pdfjs/node_modules (git-ignored).

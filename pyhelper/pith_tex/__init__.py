@@ -1,10 +1,10 @@
 """pith-tex: fetch, verify and write verified Pith Numbers for pith.sty.
 
 One subpackage per concern (docs/development.md draws the tree).  Imports flow down this
-list, never up (tests/python/test_py_imports.py checks it):
+list, never up (import-linter's contracts in pyproject.toml check it: ``make lint``):
 
-``cli``        the ``pith-tex`` entry point (:func:`pith_tex.cli.main`: plain ``verify``
-               and ``--help`` without click), the click commands, the help texts
+``cli``        the ``pith-tex`` entry point (:func:`pith_tex.cli.main`, the click group),
+               the click commands and their help texts
 ``check``      ``pith-tex check``: main file, pith.sty, include, shell escape, compile,
                PDF, HTML view, upload
 ``verify``     one file of any kind, or many, handed to the verifier of its kind
@@ -18,7 +18,7 @@ list, never up (tests/python/test_py_imports.py checks it):
 
 and at the bottom, used by all: ``errors`` (error types, exit codes), ``checks`` (Check,
 Outcome), ``safeio`` (regular files, capped reads), ``atomic`` (file replacement),
-``console`` (printing, exit statuses), ``report`` (text and JSON output).
+``console`` (exit statuses), ``report`` (text and JSON output).
 """
 
 #: The one version of pith-tex and of the pith.sty it ships (pith.sty's \ProvidesExplPackage

@@ -9,6 +9,7 @@ through the check types.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING, Iterable, List, NamedTuple, Optional
 
 from .errors import EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, EXIT_USAGE
@@ -16,10 +17,24 @@ from .errors import EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 if TYPE_CHECKING:
     from .record.canonical import RecordFields
 
-OK = "ok"
-FAIL = "fail"
-WARN = "warn"
-ERROR = "error"
+
+class Status(str, Enum):
+    """A check's status.  A ``str`` too, so that it compares, hashes and serialises (JSON)
+    as its word: ``Status.OK == "ok"``."""
+
+    OK = "ok"
+    FAIL = "fail"
+    WARN = "warn"
+    ERROR = "error"
+
+    def __str__(self) -> str:  # "%s" and f-strings give the word, not "Status.OK"
+        return str(self.value)
+
+
+OK = Status.OK
+FAIL = Status.FAIL
+WARN = Status.WARN
+ERROR = Status.ERROR
 
 #: The state of a number, in the same words on the badge, in the PDF's metadata
 #: (PithVerification) and in fetch, check and verify (docs/verification.md):
@@ -45,7 +60,7 @@ VERDICTS = {EXIT_OK: "verified", EXIT_FAILED: "failed", EXIT_USAGE: "usage-error
 
 class Check(NamedTuple):
     name: str
-    status: str
+    status: Status
     detail: str
 
 

@@ -1,9 +1,8 @@
-"""Writing to the terminal and turning a command's result into the process exit status.
+"""Turning a command's result into the process exit status.
 
 The bottom of the command line: ``cli`` (the entry point, the click commands) and
-``check`` all print through :func:`echo` and run under
-:func:`run_guarded`; this module imports none of them, so no import circle runs through
-the command line.
+``check`` run under :func:`run_guarded`; this module imports none of them, so no import
+circle runs through the command line.  Commands print with ``click.echo``.
 """
 
 from __future__ import annotations
@@ -12,29 +11,15 @@ import os
 import sys
 from typing import Callable, NoReturn
 
+import click
+from click import echo as echo  # click's own, for the commands that print through console
 
-def echo(text: str, err: bool = False) -> None:
-    """``click.echo(text, err=err)`` without importing click for plain ASCII text.
-
-    click strips ANSI escapes when the stream is not a terminal and re-wraps a stream
-    that is misconfigured as ASCII; neither can change ASCII text without ESC, so only
-    other text is handed to click.
-    """
-    if not text.isascii() or "\x1b" in text:
-        import click
-
-        click.echo(text, err=err)
-        return
-    stream = sys.stderr if err else sys.stdout
-    stream.write(text + "\n")
-    stream.flush()
+from .errors import PithError
 
 
 def run_guarded(body: Callable[[], int], debug: bool = False) -> NoReturn:
     """Run a command body; map its exit code and errors to the process exit status.
     *debug* (PITH_TEX_DEBUG, read by the command line): an internal error's traceback."""
-    from .errors import PithError
-
     for stream in (sys.stdout, sys.stderr):  # never die on a terminal that is not UTF-8
         try:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
@@ -57,11 +42,9 @@ def run_guarded(body: Callable[[], int], debug: bool = False) -> NoReturn:
         sys.exit(130)
     except SystemExit:
         raise
-    except Exception as e:  # never a traceback for the user
-        click_mod = sys.modules.get("click")  # click's own exits and errors pass through
-        if click_mod is not None and isinstance(
-                e, (click_mod.exceptions.Exit, click_mod.ClickException)):
-            raise
+    except (click.exceptions.Exit, click.ClickException):  # click's own: they pass through
+        raise
+    except Exception as e:  # noqa: BLE001 -- never a traceback for the user
         if debug:
             raise
         echo("error: internal error (%s: %s); please report it, "

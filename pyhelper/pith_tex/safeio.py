@@ -109,7 +109,7 @@ def _open_regular(path: str, follow_symlinks: bool) -> Tuple[int, os.stat_result
         fd = os.open(path, flags)
     except OSError as e:
         if e.errno == errno.ELOOP and not follow_symlinks:
-            raise NotRegularFile(path, "a symbolic link")
+            raise NotRegularFile(path, "a symbolic link") from e
         raise
     try:
         st = os.fstat(fd)

@@ -75,6 +75,19 @@ def needs_bbl(tree: SourceTree, sources: List[str]) -> bool:
     return bib and not hand
 
 
+def bbl_elsewhere(tree: SourceTree, bbl: str, depth: int = 3) -> Optional[str]:
+    """A regular file named *bbl* in a subdirectory of *tree* (at most *depth* levels
+    down, dot directories left out), relative; None when there is none."""
+    top = tree.directory.rstrip(os.sep).count(os.sep)
+    for root, dirs, files in tree.walk():
+        level = root.rstrip(os.sep).count(os.sep) - top
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if level < depth else []
+        path = os.path.join(root, bbl)
+        if level > 0 and bbl in files and os.path.isfile(path) and not os.path.islink(path):
+            return os.path.relpath(path, tree.directory)
+    return None
+
+
 def check_citations(tree: SourceTree, job: str, sources: List[str],
                     log: Optional[str], finished: bool = True) -> Check:
     """*tree*: the paper's directory; *sources*: its ``.tex`` files (paths in *tree*);
@@ -84,6 +97,14 @@ def check_citations(tree: SourceTree, job: str, sources: List[str],
     bbl = job + ".bbl"
     has_bbl = os.path.isfile(os.path.join(tree.directory, bbl))
     if needs_bbl(tree, sources) and not has_bbl:
+        built = bbl_elsewhere(tree, bbl)
+        if built is not None:
+            # latexmk's $out_dir (or an editor's build directory) holds BibTeX's output:
+            # BibTeX did run; what is missing is the copy arXiv reads.
+            return Check("citations", FAIL, "the paper cites but there is no %s beside the "
+                         "main file, where arXiv reads it; %s is there (a build directory, "
+                         "such as latexmk's $out_dir?): copy it beside the main file as %s "
+                         "and upload it (arXiv does not run BibTeX)" % (bbl, built, bbl))
         return Check("citations", FAIL, "the paper cites but there is no %s: arXiv does not "
                      "run BibTeX: run bibtex (or biber) %s and upload %s" % (bbl, job, bbl))
     if log is None or not finished:

@@ -134,7 +134,7 @@ def _tarball(r: Readiness, code: int, tarball: Optional[str]) -> Optional[str]:
         write_tarball(tarball, r.directory, r.upload, r.checked)
     except OSError as e:
         raise CouldNotCheck("the paper is ready, but writing %s failed: %s"
-                            % (tarball, e.strerror or e))
+                            % (tarball, e.strerror or e)) from e
     return tarball
 
 

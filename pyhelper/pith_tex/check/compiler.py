@@ -12,6 +12,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..safeio import read_tex
 from .bounded import OUTPUT_CAP, run_limited
+from .figures import eps_boxes_said, eps_drawn_as_boxes
 from .upload import Recorded, merged, read_fls
 
 ROUTES = ("pdflatex", "dvips", "xelatex")
@@ -233,6 +234,11 @@ class _Compile:
         if not os.path.exists(pdf):
             return Compiled(Check("compile", FAIL, "%s: no %s.pdf was made"
                                   % (steps, self.job)), None, [], log, recorded)
+        boxes = [] if self.route != "pdflatex" or recorded is None else eps_drawn_as_boxes(
+            recorded, self.paper)
+        if boxes:  # no error, yet the figures are missing from the PDF arXiv would make
+            return Compiled(Check("compile", FAIL, "%s: compiles, %s" % (
+                steps, eps_boxes_said(boxes))), pdf, [], log, recorded)
         if self.rerun:
             return Compiled(Check("compile", WARN, "%s: compiles, but the log still asks "
                                   "for a rerun after %d runs (arXiv stops there)"
@@ -286,7 +292,7 @@ _FIGURES = (".pdf", ".png", ".jpg", ".jpeg", ".jbig2", ".jb2")
 
 def _found_in(paper: str, names: List[str]) -> List[str]:
     """Where files named *names* are in the copy *paper*, relative, outside its top."""
-    found = []
+    found: List[str] = []
     for root, dirs, files in os.walk(paper):
         dirs[:] = sorted(dirs)
         if root == paper:
@@ -343,7 +349,21 @@ def missing_file_hint(paper: str, first: str, route: str) -> Optional[str]:
             return ("this machine has %s at %s (your TEXMFHOME or TEXINPUTS), which arXiv "
                     "does not have: copy it beside the main file and upload it"
                     % (cand, where))
-    return None
+    return _nowhere_hint(base, ext)
+
+
+def _nowhere_hint(base: str, ext: str) -> Optional[str]:
+    """A package or class in neither the upload nor this machine's TeX: Debian and Ubuntu
+    split TeX Live into packages (siunitx is in texlive-science, biblatex in
+    texlive-bibtex-extra), so a paper arXiv's full TeX Live compiles stops here.  Both
+    causes, and the way on from each."""
+    if ext.lower() not in (".sty", ".cls"):
+        return None
+    return ("%s is in neither the upload nor this machine's TeX: if it is your own file, "
+            "put it beside the main file and upload it; if it is part of TeX Live (arXiv's "
+            "TeX Live is a full one), install it here and check again (Debian/Ubuntu: "
+            "apt-file search %s names the texlive-* package; TeX Live: tlmgr search --global "
+            "--file %s; MiKTeX installs it on the fly)" % (base, base, base))
 
 
 def engine_and_env(route: str, paper: str) -> Optional[Tuple[str, Dict[str, str]]]:

@@ -494,7 +494,7 @@ def _dropping_binding(output: str, env: str) -> Optional[str]:
         except OSError:
             continue
         if data is not None and rx.search(data.decode("utf-8", "replace")):
-            return os.path.basename(path)
+            return str(os.path.basename(path))
     return None
 
 

@@ -75,7 +75,7 @@ def _tex_files(tree: SourceTree) -> List[str]:
         return sorted(n for n in tree.listdir()
                       if n.endswith(".tex") and os.path.isfile(os.path.join(directory, n)))
     except OSError as e:
-        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e))
+        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
 
 
 def _candidate(path: str, read: Reader) -> Optional[str]:

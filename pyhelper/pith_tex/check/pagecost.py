@@ -17,7 +17,7 @@ import re
 import shutil
 import subprocess
 import time
-from typing import Callable, Optional
+from typing import Callable, Dict, Optional
 
 from .bounded import run_limited
 from ..safeio import read_tex
@@ -44,10 +44,8 @@ _PAGE_RE = re.compile(r'<page width="[^"]*" height="([^"]*)">')
 
 
 def pages_in_log(log: str) -> Optional[int]:
-    m = None
-    for m in _PAGES_RE.finditer(log):
-        pass
-    return int(m.group(1)) if m else None
+    found = _PAGES_RE.findall(log)
+    return int(found[-1]) if found else None
 
 
 def short_page(pdf: str, page: int) -> bool:
@@ -76,7 +74,7 @@ def short_page(pdf: str, page: int) -> bool:
     return lowest <= height * SHORT
 
 
-def pages_without_badge(paper: str, main: str, engine: str, env: dict,
+def pages_without_badge(paper: str, main: str, engine: str, env: Dict[str, str],
                         tick: Optional[Callable[[], None]] = None) -> Optional[int]:
     """The page count of the paper compiled once more with pith's ``hide`` (as job
     ``JOB-nobadge``, from copies of the first compile's ``JOB.*`` files); None when that run

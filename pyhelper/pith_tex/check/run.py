@@ -119,7 +119,7 @@ def _main_file(paper: Paper, run: Progress, main: Optional[str]) -> None:
     try:
         paper.main_text = paper.tree.text(os.path.join(paper.directory, paper.main))
     except OSError as e:
-        raise UsageError("cannot read %s: %s" % (paper.main, e.strerror or e))
+        raise UsageError("cannot read %s: %s" % (paper.main, e.strerror or e)) from e
     paper.setting = include_setting(paper.main_text)
 
 
@@ -144,7 +144,7 @@ def _copy(paper: Paper, run: Progress) -> None:
         paper.refused = copy_upload(paper.directory, paper.copy, paper.job, run.budget,
                                     paper.tree)
     except OSError as e:
-        raise UsageError("cannot read %s: %s" % (paper.directory, e))
+        raise UsageError("cannot read %s: %s" % (paper.directory, e)) from e
     paper.copied = file_digests(paper.copy)  # before TeX writes anything there
     run.add(_files_check(paper.refused))
 
@@ -169,7 +169,7 @@ def _compile(paper: Paper, run: Progress) -> None:
         outside = outside_reads(compiled.recorded, paper.copy,
                                 tex_roots() + [made_fonts(os.path.dirname(paper.copy))])
     paths = check_paths(paper.tree, outside, paper.main)
-    if paths.status == OK and compiled.check.status == FAIL:
+    if paths.status == OK and compiled.pdf is None and compiled.check.status == FAIL:
         # The files the compile would have read after it stopped were not seen.
         paths = Check("paths", WARN, "not checked in full: every file the paper "
                       "names is inside the upload, but the compile stopped before "

@@ -154,7 +154,7 @@ def copy_listed(directory: str, names: List[str], dest: str,
 def code_written(paper: str) -> List[str]:
     """The files under *paper* (a scratch copy that held no such file) that a tool would
     run as code: TeX wrote them (``\\openout``, no shell escape needed)."""
-    found = []
+    found: List[str] = []
     for root, dirs, files in os.walk(paper):
         dirs.sort()
         found.extend(os.path.relpath(os.path.join(root, n), paper) for n in sorted(files)

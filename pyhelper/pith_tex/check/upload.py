@@ -138,7 +138,7 @@ def check_tarball_target(target: str) -> None:
     except FileNotFoundError:
         return
     except OSError as e:
-        raise UsageError("cannot use --tarball %s: %s" % (shown, e.strerror or e))
+        raise UsageError("cannot use --tarball %s: %s" % (shown, e.strerror or e)) from e
     if not stat.S_ISREG(st.st_mode):
         raise UsageError("--tarball %s exists and is not a regular file: name a new file, "
                          "e.g. --tarball upload.tar.gz" % shown)
@@ -146,7 +146,7 @@ def check_tarball_target(target: str) -> None:
         with open(target, "rb") as f:
             head = f.read(2)
     except OSError as e:
-        raise UsageError("cannot use --tarball %s: %s" % (shown, e.strerror or e))
+        raise UsageError("cannot use --tarball %s: %s" % (shown, e.strerror or e)) from e
     if head != b"\x1f\x8b":
         raise UsageError("--tarball %s: the file exists and is not a .tar.gz: refusing to "
                          "overwrite it, it was left untouched; name a new file, e.g. "

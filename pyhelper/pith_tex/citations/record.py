@@ -45,6 +45,7 @@ joined from them, exactly as ``canonical_text`` of the whole would be (sorted ke
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
@@ -220,8 +221,6 @@ def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
 
 def duplicate_key(data: bytes) -> Optional[str]:
     """A key that some JSON object of *data* repeats, or None (*data* is valid JSON)."""
-    import json
-
     try:
         json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates)
     except _Duplicate as e:
@@ -329,8 +328,8 @@ def verify_citation_record(obj: Any, where: str, data: Optional[bytes] = None,
     try:
         obs_checks = _observation_checks(obs)
         context, whole = _context_check(obj)
-    except RecursionError:  # parsed just below the interpreter's limit, too deep to encode
-        raise _bad(where, "nested too deeply")
+    except RecursionError as err:  # parsed just below the interpreter's limit, too deep to encode
+        raise _bad(where, "nested too deeply") from err
     checks.append(_json_check(data, whole))
     checks.extend(obs_checks)
     checks.append(context)

@@ -1,10 +1,10 @@
-"""The click definition of the ``pith-tex`` command line.
+"""The click definition of the ``pith-tex`` command line: click parses every command line
+and prints every ``--help``.
 
-:mod:`pith_tex.cli` is the entry point: it runs the plain ``verify [--json]
-[--require-signature] PATH...`` form itself, without importing click, and hands every
-other command line (help, options, errors, ``fetch``) to the group defined here.  Only
-click is imported at start-up; everything else is imported inside the commands so
-``pith-tex --help`` stays fast.
+The help texts below are click's help and epilogs: each command's one-line summary, and
+its epilog (the files it writes, examples, its exit codes) as ``\\b`` blocks (click keeps
+their lines as written), each line at most 76 characters, so that they read the same on
+every terminal.
 """
 
 from __future__ import annotations
@@ -17,9 +17,106 @@ import click
 
 from .. import DEFAULT_INCLUDE_NAME, __version__
 from ..console import run_guarded
-from .helptext import EPILOGS, JSON_HELP, MAIN_EPILOG, MAIN_HELP, SUMMARIES
 from .verify import verify_command
 
+#: ``pith-tex --help``'s description (click indents it by 2).
+MAIN_HELP = """\
+Put a verified Pith Number on a paper with pith.sty; get it ready for arXiv.
+
+\b
+Exit codes: 0 verified or ready, 1 verification failed or not ready,
+2 usage error, 3 could not check (each command's --help says more)."""
+
+#: After the command list.
+MAIN_EPILOG = """\
+\b
+Examples:
+  pith-tex fetch                          # in the paper's directory
+  pdflatex main.tex                       # compile as usual
+  pith-tex check --tarball upload.tar.gz  # ready? write arXiv's upload
+  pith-tex verify main.pdf                # check a PDF's number, offline
+  pith-tex COMMAND --help                 # options, files written, examples"""
+
+#: One line each in the command list (at most 60 characters: it fits beside the names).
+SUMMARIES = {
+    "check": "Check that a paper is ready for arXiv; write the upload.",
+    "citations": "Verify a paper's Citation Record; list unresolved references.",
+    "fetch": "Verify a Pith Number; write the include (and pith.sty).",
+    "verify": "Verify PDFs, includes and saved records, offline.",
+}
+
+#: The epilog of each command: what it writes, examples, exit codes.
+EPILOGS = {
+    "fetch": """\
+\b
+Writes: the include (-o, default pith-number.tex) and, when TeX finds no
+pith.sty, pith.sty beside the paper's main file; nothing unless every check
+passed. The verified record is cached (PITH_TEX_CACHE_DIR moves the cache).
+
+\b
+Examples:
+  pith-tex fetch                        # the \\pithnumber in the .tex files
+  pith-tex fetch pith:2025:O6TNNA4XHFGPSALGBT7UWDA2Z3
+  pith-tex fetch --offline              # from the cache: no network
+  pith-tex fetch --resolver ../mirror   # a mirror directory on disk
+
+\b
+Exit codes: 0 verified, include written or up to date; 1 verification
+failed (nothing written); 2 usage error (bad number, no or several
+\\pithnumber); 3 could not check (network, timeout, no such record).""",
+    "check": """\
+\b
+Writes: nothing in DIR, unless asked: --tarball FILE writes the upload
+(only when the paper is ready), --fix writes pith.sty beside the main file.
+TeX runs on a scratch copy of DIR, which is removed afterwards.
+
+\b
+Examples:
+  pith-tex check                          # the paper in this directory
+  pith-tex check --tarball upload.tar.gz  # then upload that file to arXiv
+  pith-tex check paper/ --route xelatex   # as arXiv compiles it: xelatex
+  pith-tex check --fix --main paper.tex   # copy this pith-tex's pith.sty
+
+\b
+Exit codes: 0 ready (warnings allowed); 1 not ready (a check failed);
+2 usage error (no or several main files: use --main); 3 could not check
+(no TeX installed).""",
+    "verify": """\
+\b
+Writes: nothing.
+
+\b
+Examples:
+  pith-tex verify main.pdf          # the PDF's number, from its own record
+  pith-tex verify pith-number.tex   # the include fetch wrote
+  pith-tex verify .                 # a directory: PDFs, include, *.json
+                                    # (a PDF with no Pith Number: listed)
+  pith-tex verify --json main.pdf
+
+\b
+Exit codes: 0 every file verified; 1 a file failed verification; 2 usage
+error; 3 a file could not be checked (not a PDF, no Pith metadata) and
+none failed. In a directory, a PDF with no Pith metadata (a figure) is
+listed as carrying no Pith Number and changes no exit code.""",
+    "citations": """\
+\b
+Writes: nothing.
+
+\b
+Examples:
+  pith-tex citations 2509.03047                 # your paper's arXiv id
+  pith-tex citations citation-record.json       # a saved record, offline
+  pith-tex citations 2601.16956 --resolver examples/mirror --offline
+
+\b
+Exit codes: 0 verified; 1 a digest does not verify; 2 usage error (not an
+arXiv id); 3 could not check (network, timeout, no record).""",
+}
+
+#: ``--json``'s help, the same for every command: the fields themselves, since the wheel
+#: installs no docs (docs/cli.md, "--json", in the sources, lists every one).
+JSON_HELP = ("Print one JSON object instead of text: command, exit_code, verdict, and "
+             "each check as name, status and detail.")
 _JSON_HELP = JSON_HELP
 _REQ_HELP = "Fail (exit 1) when the record carries no signed receipt."
 #: The resolver or mirror directory when --resolver is not given (read here, at the top:
@@ -48,8 +145,6 @@ def _guard(fn: Callable[..., int]) -> Callable[..., None]:
     return wrapper
 
 
-# The help texts are in pith_tex.cli.helptext: `pith-tex --help` alone is printed from there
-# without importing click (pith_tex.cli).
 @click.group(context_settings={"help_option_names": ["-h", "--help"]},
              help=MAIN_HELP, epilog=MAIN_EPILOG)
 @click.version_option(__version__, prog_name="pith-tex")

@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Optional
 from ..record import canonical
 from ..citations import record as citations
 from ..checks import VERDICTS, Outcome, decisive
-from ..console import echo
+from click import echo
 from ..errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, PithError, UsageError,
                      VerificationFailed, printable, show)
 
@@ -113,11 +113,11 @@ def citations_command(target: str, resolver_opt: Optional[str], offline: bool,
             raise CouldNotCheck("could not check: " + msg)
         summary = citations.summary(state["data"])
         text = "" if as_json else render(summary)
-    except RecursionError:  # a verified record nested just below the parser's limit
+    except RecursionError as err:  # a verified record nested just below the parser's limit
         e2 = CouldNotCheck("%s: nested too deeply to show" % state["source"])
         if as_json:
             _emit_json(state, outcome, e2.exit_code, None, e2.message)
-        raise e2
+        raise e2 from err
     except PithError as e:
         if as_json:
             _emit_json(state, outcome, e.exit_code, None, e.message)

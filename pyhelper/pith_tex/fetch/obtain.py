@@ -52,7 +52,7 @@ def from_resolver(res: Resolver, cache: Cache, n: str) -> Obtained:
         elif not res.is_local and "could not connect" in e.message:
             hint = (" (check the network and run pith-tex fetch again; --resolver URL|DIR"
                     " names another resolver or a mirror on disk)")
-        raise CouldNotCheck(e.message + hint)
+        raise CouldNotCheck(e.message + hint) from e
     try:
         bun = res.bundle(n)
     except CouldNotCheck as e:

@@ -13,7 +13,7 @@ from ..include.include import MAX_TITLE_UNITS
 from ..record.canonical import canon_sha256
 from ..sourcetree import SourceTree
 from ..title.compare import DIFFERENT, as_typed, compare, shown, title_check
-from ..title.source import NOT_FOUND, find_title, has_document
+from ..title.source import NOT_FOUND, find_title, has_document, inputs_missing
 
 #: The paper's main file: its name; None when no paper is there; the error of several.
 MainFile = Union[str, None, UsageError]
@@ -70,9 +70,15 @@ def title_line(tree: SourceTree, main: MainFile, rec_data: Any, record: Dict[str
     canon = record.get("metadata", {}).get("title_canon_sha256")
     canon = canon if isinstance(canon, str) else None
     if found is None and not has_document(tree.directory, main, tree.text):
-        return title_check(None, canon, title, "%s has no \\begin{document}" % main), False, None
+        missing = inputs_missing(tree.directory, main, tree.text)
+        return title_check(None, canon, title, "%s has no \\begin{document}%s" % (
+            main, "" if not missing else " in it or the files it inputs here; it inputs "
+            "%s, which %s not beside it: put the whole paper beside it (Overleaf: Menu, "
+            "Download, Source, then unpack it)" % (", ".join(missing[:5]),
+                                                   "is" if len(missing) == 1 else "are"))
+            ), False, None
     if found is None:
-        return _no_title(main, title, accept_title), accept_title, None
+        return _no_title(tree, main, title, accept_title), accept_title, None
     raw = _likeliest(found, title, canon)
     where = "%s's %s" % (found.file, found.what)
     differs = compare(raw, title, canon).kind == DIFFERENT
@@ -90,11 +96,22 @@ def _likeliest(found: Any, title: Optional[str], canon: Optional[str]) -> str:
     return str(found.raw)
 
 
-def _no_title(main: str, title: Optional[str], accept_title: bool) -> Check:
+def _no_title(tree: SourceTree, main: str, title: Optional[str], accept_title: bool
+              ) -> Check:
     """fetch's ``title`` line when the source has no title in a form it reads: a FAIL
     with the ways on (nothing binds the number to this paper), or, after
     ``--accept-title``, a WARN: check and verify compare the compiled page 1."""
     theirs = " %s" % shown(title) if title is not None else " known by its hash only"
+    missing = inputs_missing(tree.directory, main, tree.text)
+    if missing and not accept_title:
+        # The main file copied alone (as Overleaf's authors may): its title is likely in
+        # one of the files it inputs.
+        return Check("title", FAIL, "not found: %s inputs %s, which %s not beside it, and "
+                     "%s: put the whole paper beside it (Overleaf: Menu, Download, Source, "
+                     "then unpack it) and run pith-tex fetch again" % (
+                         main, ", ".join(missing[:5]) + (" and %d more" % (len(missing) - 5)
+                                                         if len(missing) > 5 else ""),
+                         "is" if len(missing) == 1 else "are", NOT_FOUND % main))
     if accept_title:
         return Check("title", WARN, "not compared: %s; written as --accept-title asks: "
                      "check and verify compare the title page 1 of the compiled PDF shows "

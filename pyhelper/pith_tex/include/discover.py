@@ -38,7 +38,7 @@ def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = (),
         names = sorted(n for n in listdir(directory)
                        if n.endswith(".tex") and n not in exclude)
     except OSError as e:
-        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e))
+        raise UsageError("cannot list %s: %s" % (directory, e.strerror or e)) from e
     found: Dict[str, List[Tuple[str, Identifier]]] = {}
     for name in names:
         path = os.path.join(directory, name)
@@ -49,13 +49,13 @@ def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = (),
                 continue  # a directory named *.tex is no source file
             raise CouldNotCheck("%s is %s, not a regular file: pith-tex does not read it; "
                                 "remove it, or name the number: pith-tex fetch NUMBER"
-                                % (safe_name(name), e.kind))
+                                % (safe_name(name), e.kind)) from e
         except FileNotFoundError:
             continue  # removed since the listing (or a dangling symlink)
         except OSError as e:
             raise CouldNotCheck("cannot read %s to look for \\pithnumber: %s; name the "
                                 "number instead: pith-tex fetch NUMBER"
-                                % (safe_name(name), e.strerror or e))
+                                % (safe_name(name), e.strerror or e)) from e
         for lineno, line in enumerate(text.splitlines(), 1):
             if "\\pithnumber" not in line:
                 continue
@@ -67,7 +67,7 @@ def find_pith_numbers(directory: str = ".", exclude: Tuple[str, ...] = (),
                 try:
                     ident = parse_identifier(arg)
                 except UsageError as e:
-                    raise UsageError("%s: \\pithnumber{...}: %s" % (where, e.message))
+                    raise UsageError("%s: \\pithnumber{...}: %s" % (where, e.message)) from e
                 found.setdefault(ident.number, []).append((where, ident))
     if not found:
         raise UsageError(

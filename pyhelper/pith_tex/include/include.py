@@ -31,6 +31,7 @@ from ..record.canonical import (ARXIV_ID_RE, ARXIV_VERSION_RE, CATEGORY_RE, KEY_
                         NUMBER_RE, SHA256_RE, SIGNATURE_HEX_RE, SUBMITTED_AT_RE, YEAR_RE)
 from ..errors import CouldNotCheck, PithError, UsageError, safe_name, show
 from ..safeio import MAX_INCLUDE, NotRegularFile, read_regular
+from .qr import qr_rows
 
 FORMAT_VERSION = 2
 HEADER = (
@@ -93,7 +94,7 @@ def _record_lines(record: Any) -> List[str]:
     try:
         canonical.validate_record(record)
     except CouldNotCheck as e:
-        raise IncludeRefused("refusing to write the record: " + e.message)
+        raise IncludeRefused("refusing to write the record: " + e.message) from e
     meta, source = record["metadata"], record["source"]
     cats = meta["cross_cats_sorted"]
     if len(cats) > canonical.MAX_CROSS_CATS:
@@ -135,8 +136,6 @@ def record_from_fields(arxiv_id: str, arxiv_version: int, submitted_at: str,
 
 def render_qr(number: str) -> str:
     """The ``\\pithqrcode{SIZE}{ROWS}`` block: the modules of the Pith URL's QR code."""
-    from .qr import qr_rows
-
     rows = qr_rows(number)
     return ("\\pithqrcode{%d}{\n" % len(rows) + "".join("  %s\n" % r for r in rows) + "}\n")
 
@@ -151,8 +150,8 @@ def _utf16_hex(key: str, title: object) -> str:
         raise IncludeRefused("refusing to write %s = %s: not a text" % (key, show(title)))
     try:
         data = title.encode("utf-16-be")
-    except UnicodeEncodeError:
-        raise IncludeRefused("refusing to write %s: the title is not valid Unicode" % key)
+    except UnicodeEncodeError as err:
+        raise IncludeRefused("refusing to write %s: the title is not valid Unicode" % key) from err
     if not 1 <= len(data) // 2 <= MAX_TITLE_UNITS:
         raise IncludeRefused("refusing to write %s: the title has %d UTF-16 code "
                              "units, 1 to %d fit" % (key, len(data) // 2, MAX_TITLE_UNITS))
@@ -352,7 +351,7 @@ def parse_include(text: str) -> IncludeData:
         )
         rendered = render(data)
     except IncludeRefused as e:
-        raise CouldNotCheck(e.message.replace("refusing to write", "bad include:"))
+        raise CouldNotCheck(e.message.replace("refusing to write", "bad include:")) from e
     got = text.encode("ascii", "replace")
     qr_at = rendered.find(b"\\pithqrcode")
     if got[:qr_at] != rendered[:qr_at] or not _qr_block_shape_ok(got[qr_at:]):
@@ -424,19 +423,19 @@ def check_output(path: str) -> Optional[bytes]:
                 to = ""
             raise UsageError("-o %s is a symbolic link%s: pith-tex does not write through "
                              "links; remove the link, or give the file itself with -o"
-                             % (shown, to))
+                             % (shown, to)) from e
         raise UsageError("-o %s is %s, not a regular file: pith-tex writes the include only "
                          "to a new file or over an earlier include; name another file with "
-                         "-o, e.g. -o pith-number.tex" % (shown, e.kind))
+                         "-o, e.g. -o pith-number.tex" % (shown, e.kind)) from e
     except OSError as e:
-        raise IncludeWriteError("cannot use -o %s: %s" % (shown, e.strerror or e))
+        raise IncludeWriteError("cannot use -o %s: %s" % (shown, e.strerror or e)) from e
     if st is None:
         return None
     try:
         existing = read_regular(path, MAX_INCLUDE, follow_symlinks=False)
     except OSError as e:
         raise IncludeWriteError("cannot read %s to check that it is an include: %s; it was "
-                                "left untouched" % (shown, e.strerror or e))
+                                "left untouched" % (shown, e.strerror or e)) from e
     if existing is None or not looks_like_include(existing):
         raise UsageError("-o %s: the file exists and is not a pith-tex include (it does not "
                          "start with \\pithrecord or the pith-tex header): refusing to "
@@ -467,7 +466,7 @@ def write_include(path: str, data: IncludeData, *, write: Writer = os.write,
         write_atomic(path, content, write=write, fsync=fsync)
     except NotRegularFile as e:  # replaced by something else since check_output
         raise UsageError("-o %s is now %s, not a regular file: it was left untouched"
-                         % (safe_name(path), e.kind))
+                         % (safe_name(path), e.kind)) from e
     except OSError as e:
         # Say what is there: a new path has no previous file to be unchanged, and a
         # missing directory is the usual cause (-o sub/pith-number.tex).
@@ -476,8 +475,8 @@ def write_include(path: str, data: IncludeData, *, write: Writer = os.write,
             raise IncludeWriteError("could not write %s: the directory %s does not exist; "
                                     "nothing was written: create it, or name a file in an "
                                     "existing directory with -o"
-                                    % (safe_name(path), safe_name(parent)))
+                                    % (safe_name(path), safe_name(parent))) from e
         raise IncludeWriteError("could not write %s: %s; %s" % (
             safe_name(path), e.strerror or e,
-            "nothing was written" if existing is None else "the previous file is unchanged"))
+            "nothing was written" if existing is None else "the previous file is unchanged")) from e
     return True

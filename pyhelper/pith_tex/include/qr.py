@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
+import qrcode
+from qrcode.constants import ERROR_CORRECT_M
+from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData
+
 from ..record.canonical import is_number
 from ..record.identifier import URL_BASE
 #: Modules of light margin on each side (ISO/IEC 18004's quiet zone); pith.sty adds it.
@@ -44,10 +48,6 @@ def qr_text(number: str) -> str:
 def qr_rows(number: str) -> List[str]:
     """The symbol for *number*'s URL, without its quiet zone: one string per row, ``1`` for
     a dark module, ``0`` for a light one."""
-    import qrcode  # type: ignore[import-untyped]  # only fetch draws a QR code
-    from qrcode.constants import ERROR_CORRECT_M  # type: ignore[import-untyped]
-    from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData  # type: ignore[import-untyped]
-
     modes = {"alnum": MODE_ALPHA_NUM, "byte": MODE_8BIT_BYTE}
     code = qrcode.QRCode(version=VERSION, error_correction=ERROR_CORRECT_M, border=0)
     # Explicit segments: the library must not choose the modes (it would put the whole URL

@@ -15,6 +15,8 @@ import subprocess
 from typing import Optional, Tuple
 
 from ..checks import Check, OK, WARN
+from .. import __version__
+from ..atomic import write_atomic
 
 _PROVIDES_RE = re.compile(r"\\ProvidesExplPackage\s*\{pith\}\s*\{([0-9/-]+)\}\s*\{([^{}]*)\}")
 #: pith.sty is about 80 kB; a file ten times that is not one.
@@ -85,8 +87,6 @@ def kpsewhich(name: str, cwd: str) -> Optional[str]:
 def ensure_sty(paper_dir: str, main_name: str) -> Check:
     """The ``pith.sty`` line of ``fetch``: make sure TeX finds a pith.sty for the paper in
     *paper_dir*, writing the shipped one there when it finds none."""
-    from .. import __version__
-
     here = os.path.join(paper_dir, "pith.sty")
     try:
         shipped = read_sty(shipped_sty())
@@ -133,8 +133,6 @@ def _older(path: str, shipped: bytes) -> Optional[str]:
 
 
 def _write(here: str, shipped: bytes, done: str) -> Check:
-    from ..atomic import write_atomic
-
     try:
         write_atomic(here, shipped)
     except OSError as e:

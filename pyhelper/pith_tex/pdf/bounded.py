@@ -124,7 +124,7 @@ class _Unpickler(pickle.Unpickler):
 def _answer(answer: bytes, memory: int) -> PageOne:
     try:
         kind, value = _Unpickler(io.BytesIO(answer)).load()
-    except Exception as e:  # not what the child writes
+    except Exception as e:  # noqa: BLE001 -- not what the child writes
         raise EngineLimited("the engines' answer for page 1 is not readable (%s)"
                             % type(e).__name__) from None
     if kind == "page" and isinstance(value, PageOne):
@@ -262,7 +262,7 @@ def _read_page(cpu_seconds: int, seconds: float, data: bytes, options: Any) -> b
         answer = ("failed", str(e))
     except MemoryError:
         answer = ("memory", None)
-    except Exception as e:  # a bug of ours: the caller says internal error
+    except Exception as e:  # noqa: BLE001 -- a bug of ours: the caller says internal error
         answer = ("bug", "%s: %s" % (type(e).__name__, e))
     return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
 

@@ -22,7 +22,7 @@ def dict_of(value: Any) -> Dict[Any, Any]:
     """*value* resolved to a dictionary ({} when it is none or cannot be read)."""
     try:
         value = value.get_object() if value is not None else None
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return {}
     return value if hasattr(value, "items") else {}
 

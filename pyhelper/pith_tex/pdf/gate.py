@@ -55,6 +55,8 @@ import warnings
 import zlib
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
+import pypdf
+
 from .draws import Draws, TooManyDraws, dict_of
 
 MAX_STREAMS = 512
@@ -198,7 +200,7 @@ def _named_components(resources: Any, name: str) -> Optional[int]:
     image's size can be computed with)."""
     cs = dict_of(resources).get("/ColorSpace")
     try:
-        value = dict_of(cs).get(name)
+        value: Any = dict_of(cs).get(name)
         value = value.get_object() if value is not None else None
         family = value if isinstance(value, str) else value[0] if value else None
         if family in _COMPONENTS:
@@ -210,7 +212,7 @@ def _named_components(resources: Any, name: str) -> Optional[int]:
         if family == "/ICCBased":
             n = value[1].get_object().get("/N")
             return n if isinstance(n, int) and n in (1, 3, 4) else None
-    except Exception:  # not an array, not a stream: not computed
+    except Exception:  # noqa: BLE001 -- not an array, not a stream: not computed
         return None
     return None
 
@@ -510,8 +512,8 @@ class _Budget:
             raise _Refused("page 1 draws more than %d content streams: not all were read"
                            % MAX_STREAMS)
         try:
-            data = stream.get_data()
-        except Exception as e:  # a filter pypdf cannot decode, a bomb it refused
+            data: bytes = stream.get_data()
+        except Exception as e:  # noqa: BLE001 -- a filter pypdf cannot decode, a bomb it refused
             raise _Refused("a content stream of page 1 cannot be decoded (%s): what it "
                            "draws is not known" % type(e).__name__) from None
         self.bytes += len(data)
@@ -553,10 +555,24 @@ def _streams_of(resources: Any) -> Iterator[Tuple[str, Any, Any]]:
                 yield "glyph %s of font %s" % (glyph, name), proc, font.get("/Resources")
 
 
+def _resource_refusals(resources: Any, found: List[str]) -> None:
+    """The graphics states and fonts of *resources* that readers draw two ways
+    (:mod:`pith_tex.pdf.twoways`)."""
+    from .twoways import font_two_ways, state_two_ways
+
+    for key, check in (("/ExtGState", state_two_ways), ("/Font", font_two_ways)):
+        for name, ref in list(dict_of(dict_of(resources).get(key)).items())[:MAX_STREAMS]:
+            why = check(dict_of(ref))
+            if why is not None:
+                found.append("%s %s on page 1 %s" % (why[0], name[:40], why[1]))
+
+
 def _drawn_refusals(resources: Any, budget: _Budget, found: List[str], depth: int = 0) -> None:
-    """The inline images and content arrays of everything *resources* can draw."""
+    """The inline images and content arrays of everything *resources* can draw, and
+    their graphics states and fonts read two ways."""
     if depth > MAX_DEPTH:
         raise _Refused("page 1's forms are nested more than %d deep" % MAX_DEPTH)
+    _resource_refusals(resources, found)
     for what, ref, own in _streams_of(resources):
         if not budget.first_visit(ref):
             continue
@@ -577,7 +593,7 @@ def _annotation_refusals(page: Any, budget: _Budget, found: List[str]) -> None:
     annots = page.get("/Annots")
     try:
         annots = list(annots.get_object()) if annots is not None else []
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return  # not an array: the badge check's annotation reading says so
     for a in annots[:MAX_STREAMS]:
         n = dict_of(dict_of(a).get("/AP")).get("/N")
@@ -663,7 +679,7 @@ def _first_page(root: Any, found: List[str]) -> Tuple[Any, Any]:
             return None, None
         try:
             kids = list(kids.get_object())
-        except Exception:
+        except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
             found.append("a page-tree node's /Kids is not an array")
             return None, None
         if not kids:
@@ -711,7 +727,7 @@ def _tree_refusals(pages: Any, found: List[str]) -> None:
         total = 0
         try:
             kids = list(kids.get_object())
-        except Exception:
+        except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
             found.append("a page-tree node's /Kids (object %s) is not an array" % key)
             return None
         for kid in kids:
@@ -748,12 +764,10 @@ def refusals(data: bytes, reader: Any = None, costly: Optional[List[str]] = None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if reader is None:
-                import pypdf
-
                 try:
                     reader = pypdf.PdfReader(io.BytesIO(data))
                     pages = reader.trailer["/Root"].get_object().raw_get("/Pages")
-                except Exception:
+                except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
                     return []
             else:
                 pages = reader.trailer["/Root"].get_object().raw_get("/Pages")
@@ -768,7 +782,7 @@ def refusals(data: bytes, reader: Any = None, costly: Optional[List[str]] = None
                     costly.append(str(e))
             except RecursionError:
                 found.append("page 1's objects are nested too deeply to be read")
-            except Exception as e:  # pypdf on objects that are not what they claim
+            except Exception as e:  # noqa: BLE001 -- pypdf on objects that are not what they claim
                 found.append("page 1 or the page tree could not be read (%s): what readers "
                              "show there cannot be told" % type(e).__name__)
     finally:

@@ -82,7 +82,7 @@ def _off_groups(page: Any) -> "frozenset[int]":
         raise
     except Exception as e:
         raise Unfollowed("its optional content configuration cannot be read (%s): which "
-                         "layers are off is not known" % type(e).__name__)
+                         "layers are off is not known" % type(e).__name__) from e
 
 
 def _ve_shows(expr: Any, off: "frozenset[int]", depth: int) -> bool:
@@ -142,7 +142,7 @@ def annot_rect(annot: Any) -> Optional[Box]:
     """An annotation's /Rect as (x0, y0, x1, y1) with x0 <= x1, y0 <= y1; None if unreadable."""
     try:
         x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return None
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
@@ -154,7 +154,7 @@ def _state(config: Any, number: int) -> bool:
     for key, value in (("/ON", True), ("/OFF", False)):
         if number in _group_list(config.get(key), key):
             on = value
-    return on
+    return bool(on)
 
 
 def _usage(group: Any, event: str) -> Optional[bool]:
@@ -233,4 +233,4 @@ def engines_disagree(page: Any) -> Tuple[str, ...]:
         raise
     except Exception as e:
         raise Unfollowed("its optional content configuration cannot be read (%s): which "
-                         "layers are on in print is not known" % type(e).__name__)
+                         "layers are on in print is not known" % type(e).__name__) from e

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from typing import Any, List, NamedTuple, Optional, Tuple, Union
+from urllib.parse import unquote, urljoin
 
 from ..errors import show
 from ..record.identifier import URL_BASE
 from .meta import text_value
-from .layers import Box, annot_rect
+from .layers import Box, _is_off, _off_groups, annot_rect
 
 #: Annotations of page 1 looked at, and actions per annotation.
 MAX_LINKS = 1000
@@ -29,7 +30,7 @@ def _base(page: Any) -> Optional[str]:
     """The catalog's /URI /Base, against which viewers resolve a relative URI."""
     try:
         return text_value(page.pdf.trailer["/Root"].get("/URI", {}).get_object().get("/Base"))
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return None
 
 
@@ -50,7 +51,7 @@ def link_texts(page: Any) -> Tuple[str, ...]:
                 actions.extend(list(extra.get_object().values())[:16])
             for text in _action_texts([x for x in actions if x is not None]):
                 found.append(_decoded(text, base))
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         pass
     return tuple(found)
 
@@ -64,7 +65,7 @@ def _action_texts(actions: List[Any]) -> List[str]:
         seen += 1
         try:
             act = stack.pop().get_object()
-        except Exception:
+        except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
             continue
         if isinstance(act, list):
             stack.extend(list(act)[:_MAX_ACTIONS])
@@ -94,8 +95,6 @@ def _action_texts(actions: List[Any]) -> List[str]:
 
 def _joined(text: str, base: Optional[str]) -> str:
     """*text* joined to *base* when it has no scheme (a relative URI)."""
-    from urllib.parse import urljoin
-
     if base is not None and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", text.strip()):
         return urljoin(base, text.strip())
     return text
@@ -104,8 +103,6 @@ def _joined(text: str, base: Optional[str]) -> str:
 def _decoded(text: str, base: Optional[str]) -> str:
     """*text* percent-decoded (as a browser does before the request reaches the
     resolver) and, when it has no scheme, joined to *base*."""
-    from urllib.parse import unquote
-
     for _ in range(3):
         decoded = unquote(text)
         if decoded == text:
@@ -155,13 +152,11 @@ def _quads(annot: Any, box: Box) -> Tuple[Box, ...]:
 def _unseen(annot: Any, off: "frozenset[int]") -> bool:
     """Whether a viewer may neither show nor click *annot*: its /F flags Hidden (2) or
     NoView (32), or its /OC is a group (membership) that is off."""
-    from .layers import _is_off
-
     try:
         if int(annot.get("/F", 0)) & (2 | 32):
             return True
         return bool(off) and "/OC" in annot and _is_off(annot.raw_get("/OC"), off)
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return True  # unreadable flags: not vouched for as clickable
 
 
@@ -209,8 +204,6 @@ def _what_it_does(annot: Any, base: Optional[str],
 def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
     """Every clickable area of page 1 (annotations with an action, additional actions or
     a destination; at most :data:`MAX_LINKS`), or why they could not be read."""
-    from .layers import _off_groups
-
     base = _base(page)
     found: List[Link] = []
     try:
@@ -228,7 +221,7 @@ def link_areas(page: Any) -> Union[Tuple[Link, ...], str]:
                 found.append(link)
     except RecursionError:
         return "their objects are nested too deeply"
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return "%s: %s" % (type(e).__name__, show(str(e), 60))
     return tuple(found)
 

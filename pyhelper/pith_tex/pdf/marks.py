@@ -10,7 +10,8 @@ Bounded: at most :data:`MAX_OBJECTS` objects are looked at and :data:`MAX_MARKED
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+import ctypes
+from typing import Any, List, Optional, Tuple
 
 Box = Tuple[float, float, float, float]  # as pith_tex.pdf.pageview.Box
 
@@ -19,11 +20,9 @@ MAX_OBJECTS = 200_000  # page objects looked at, forms' included
 _MARK_CHARS = 4096  # UTF-16 units read of a mark's name or /ActualText
 
 
-def _mark_text(raw, mark, key: Optional[bytes], buf) -> Optional[str]:
+def _mark_text(raw: Any, mark: Any, key: Optional[bytes], buf: Any) -> Optional[str]:
     """The name of *mark* (key None) or its string parameter *key* (None: absent), read
     into *buf* (UTF-16 units)."""
-    import ctypes
-
     out = ctypes.c_ulong(0)
     if key is None:
         ok = raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out))
@@ -57,12 +56,10 @@ def _placed(m: Matrix, box: Box) -> Box:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
-def page_marks(raw, page) -> Tuple[Tuple[str, str, Box], ...]:
+def page_marks(raw: Any, page: Any) -> Tuple[Tuple[str, str, Box], ...]:
     """Page 1's objects in optional content or under an /ActualText, in user space:
     where a layer or a replacement text can make what a reader sees or prints differ
     from what PDFium's screen shows and its text says."""
-    import ctypes
-
     found: List[Tuple[str, str, Box]] = []
     buf = (ctypes.c_ushort * _MARK_CHARS)()
     # (the page or a form object, its depth, what maps its objects' boxes to the page:

@@ -21,7 +21,10 @@ from __future__ import annotations
 import bisect
 import io
 import re
+import xml.parsers.expat
 from typing import Any, Dict, List, Optional, Tuple
+
+from pypdf.generic import NameObject, read_object
 
 #: pith.sty's XMP namespace and its properties, by the Info key each mirrors.
 XMP_NS = "https://pith.science/ns/pith/1.0/"
@@ -80,8 +83,6 @@ def _skip(stream: io.BytesIO) -> bytes:
 def dict_pairs(stream: io.BytesIO, reader: Any, depth: int = 0) -> List[Tuple[str, Any]]:
     """The ``(key, value)`` pairs of the dictionary at the stream's position (``<<``), in
     order and with duplicates.  A value that is itself a dictionary is a list of pairs."""
-    from pypdf.generic import NameObject, read_object
-
     if stream.read(2) != b"<<":
         raise Unreadable("not a dictionary")
     pairs: List[Tuple[str, Any]] = []
@@ -111,7 +112,7 @@ def _pairs_at(data: bytes, pos: int, reader: Any) -> Optional[List[Tuple[str, An
         return dict_pairs(stream, reader)
     except Unreadable:
         return None
-    except Exception:  # pypdf's parser on bytes that are not what they seemed
+    except Exception:  # noqa: BLE001 -- pypdf's parser on bytes that are not what they seemed
         return None
 
 
@@ -216,7 +217,7 @@ def _in_object_stream(reader: Any, ref: Any) -> List[List[Tuple[str, Any]]]:
             if int(head[i]) == ref.idnum:
                 pairs = _pairs_at(body, first + int(head[i + 1]), reader)
                 return [pairs] if pairs is not None else []
-    except Exception:
+    except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         return []
     return []
 
@@ -248,7 +249,7 @@ def info_values(data: bytes, reader: Any, keys: Tuple[str, ...]) -> Dict[str, Li
             if hasattr(value, "idnum"):  # an indirect string: resolve it
                 try:
                     value = value.get_object()
-                except Exception:
+                except Exception:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
                     value = None
             text = text_value(value)
             values = out.setdefault(name, [])
@@ -261,8 +262,6 @@ def xmp_values(data: bytes) -> Dict[str, List[str]]:
     pith.sty never writes) and every ``dc:identifier`` in the XMP packet *data*.
     Raises :class:`Unreadable` for a packet that is too large, not well-formed, or has
     a DTD."""
-    import xml.parsers.expat
-
     if len(data) > MAX_XMP_BYTES:
         raise Unreadable("the XMP packet is larger than %d MiB" % (MAX_XMP_BYTES >> 20))
     out: Dict[str, List[str]] = {}
@@ -328,5 +327,5 @@ def xmp_values(data: bytes) -> Dict[str, List[str]]:
         p.Parse(data, True)
     except xml.parsers.expat.ExpatError as e:
         raise Unreadable("the XMP packet is not well-formed XML (%s)"
-                         % xml.parsers.expat.ErrorString(e.code))
+                         % xml.parsers.expat.ErrorString(e.code)) from e
     return out

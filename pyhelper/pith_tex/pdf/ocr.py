@@ -81,7 +81,7 @@ class _Model:
         try:
             self.session = onnxruntime.InferenceSession(path, sess_options=options,
                                                         providers=["CPUExecutionProvider"])
-        except Exception as e:  # ONNX Runtime's own errors, a damaged model, no memory
+        except Exception as e:  # noqa: BLE001 -- ONNX Runtime's own errors, a damaged model, no memory
             raise OcrMissing("the OCR model could not be loaded (%s: %s)"
                              % (type(e).__name__, str(e)[:120])) from None
         meta = self.session.get_modelmeta().custom_metadata_map
@@ -148,12 +148,12 @@ def read_line(width: int, height: int, pixels: bytes, turn: int = 0,
     padded[PAD:PAD + h, PAD:PAD + w] = image
     h, w = padded.shape
     out_w = max(HEIGHT, int(round(w * stretch * HEIGHT / h)))
-    line = Image.fromarray(padded).resize((out_w, HEIGHT), Image.BILINEAR)
+    line = Image.fromarray(padded).resize((out_w, HEIGHT), Image.BILINEAR)  # type: ignore[attr-defined]
     x = np.asarray(line, dtype=np.float32) / 127.5 - 1.0
     batch = np.ascontiguousarray(np.broadcast_to(x, (1, 3, HEIGHT, out_w)))
     try:
         probs = m.session.run(None, {m.input: batch})[0][0]  # (steps, classes)
-    except Exception as e:  # ONNX Runtime's own errors, no memory under verify's limit
+    except Exception as e:  # noqa: BLE001 -- ONNX Runtime's own errors, no memory under verify's limit
         raise OcrMissing("OCR failed (%s: %s)" % (type(e).__name__, str(e)[:120])) from None
     best = (np.log(np.maximum(probs, 1e-30)) + m.mask).argmax(axis=1)
     return _decode(m.classes, best.tolist())

@@ -35,7 +35,7 @@ import shutil
 import subprocess
 import time
 import xml.etree.ElementTree as ET
-from typing import Callable, Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
 
 from .ocr import Reading, Region, ocr_regions, pdftoppm_crop, read_regions
 from .marks import page_marks
@@ -210,7 +210,7 @@ def to_view(crop: Box, rotation: int, box: Box) -> Box:
     return (min(px), min(py), max(px), max(py))
 
 
-def _char_size(textpage, raw, i: int) -> float:
+def _char_size(textpage: Any, raw: Any, i: int) -> float:
     """The font size a reader sees of character *i*: the size set with Tf times the
     smaller scale of the character's matrix (text matrix and CTM), so that text set at
     ``1 Tf`` and scaled up (Ghostscript's way), or set large and scaled down, has its
@@ -222,7 +222,7 @@ def _char_size(textpage, raw, i: int) -> float:
     return float(size)
 
 
-def _pdfium_chars(textpage, raw, crop: Box, rotation: int):
+def _pdfium_chars(textpage: Any, raw: Any, crop: Box, rotation: int) -> Any:
     """(index, character, box, size) of each character PDFium reads on page 1 (None for
     the character and box of one it generated: its own spaces and line ends)."""
     for i in range(textpage.count_chars()):
@@ -238,7 +238,7 @@ def _pdfium_chars(textpage, raw, crop: Box, rotation: int):
         yield i, ch, to_view(crop, rotation, (x0, y0, x1, y1)), _char_size(textpage, raw, i)
 
 
-def _pdfium_words(chars) -> Tuple[Word, ...]:
+def _pdfium_words(chars: Any) -> Tuple[Word, ...]:
     """PDFium's characters of page 1 joined into words: a word ends at white space, at a
     character PDFium generated (its own spaces and line ends) and at a change of line."""
     words: List[Word] = []
@@ -281,7 +281,7 @@ MAX_INK = 16  # matches rendered (a page that repeats the badge more is odd, not
 MAX_INK_PIXELS = 8_000_000  # one region's rendering is scaled down beyond this
 
 
-def _region_pixels(raw, page, region: Box, scale: float) -> Tuple[int, int, bytes]:
+def _region_pixels(raw: Any, page: Any, region: Box, scale: float) -> Tuple[int, int, bytes]:
     """PDFium's 8-bit grey rendering of *region* (the view's frame) of page 1 at *scale*
     pixels a point, annotations included (a viewer draws them over the page)."""
     import ctypes
@@ -316,7 +316,7 @@ def _changed(a: bytes, b: bytes, w: int, h: int, box: Box, region: Box,
     n = 0
     for y in range(y0, y1):
         row = y * w
-        for pa, pb in zip(a[row + x0:row + x1], b[row + x0:row + x1]):
+        for pa, pb in zip(a[row + x0:row + x1], b[row + x0:row + x1], strict=False):
             if pa - pb >= INK_DELTA or pb - pa >= INK_DELTA:
                 n += 1
     return n
@@ -333,7 +333,8 @@ def _core(b: Box) -> Box:
     return (b[0] + d, b[1] + d, b[2] - d, b[3] - d)
 
 
-def _paints(raw, page, textpage, kept, part, measure: Sequence[Box], width: float,
+def _paints(raw: Any, page: Any, textpage: Any, kept: Any, part: Any,
+            measure: Sequence[Box], width: float,
             height: float, crop: Box, rotation: int, *, among_part: bool = False
             ) -> Tuple[bool, ...]:
     """Whether each character of *part* (some of *kept*, PDFium's characters of page 1 as
@@ -390,19 +391,23 @@ def _paints(raw, page, textpage, kept, part, measure: Sequence[Box], width: floa
         for r in range(int(o[1] // 8), int(o[3] // 8) + 1):
             rows.setdefault(r, []).append((i, ch, o))
 
-    def covered(c) -> bool:
+    def covered(c: Any) -> bool:
         if among_part and not c[1].isalnum():
             return False
-        core = _core(tight(c[0]))
+        own = tight(c[0])
+        core = _core(own)
+        # (the characters of one ligature glyph, "fi" read as f and i, have its box each)
         return any(i != c[0] and _overlaps(o, core) and not (among_part and ch == c[1])
+                   and not (abs(i - c[0]) <= 2 and o == own)
                    for r in range(int(core[1] // 8), int(core[3] // 8) + 1)
                    for i, ch, o in rows.get(r, ()))
 
     return tuple(_changed(before, after, w, h, b, region, scale) >= INK_PIXELS
-                 and not covered(c) for b, c in zip(measure, part))
+                 and not covered(c) for b, c in zip(measure, part, strict=False))
 
 
-def _ink(raw, page, textpage, chars, pattern: Pattern[str], width: float,
+def _ink(raw: Any, page: Any, textpage: Any, chars: Any, pattern: Pattern[str],
+         width: float,
          height: float, crop: Box, rotation: int) -> Tuple[Ink, ...]:
     """The :class:`Ink` of each match of *pattern* in PDFium's text of page 1 with the
     white space removed (at most :data:`MAX_INK`)."""
@@ -434,7 +439,7 @@ GLYPH_BODY_CHARS = 200
 GLYPH_FALLBACK = 600
 
 
-def _upright(raw, textpage, i: int, rotation: int) -> bool:
+def _upright(raw: Any, textpage: Any, i: int, rotation: int) -> bool:
     """Is character *i* drawn upright as the page is displayed (its /Rotate applied)?"""
     import math
 
@@ -445,7 +450,8 @@ def _upright(raw, textpage, i: int, rotation: int) -> bool:
     return min(turned, 360 - turned) < 5
 
 
-def _glyphs(raw, page, textpage, chars, top: float, factor: float, width: float,
+def _glyphs(raw: Any, page: Any, textpage: Any, chars: Any, top: float, factor: float,
+            width: float,
             height: float, crop: Box, rotation: int) -> Tuple[Glyph, ...]:
     """The :class:`Glyph` of every character in the upper *top* part of the page set at
     least *factor* times the page's median size (every one there on a page of fewer
@@ -465,7 +471,7 @@ def _glyphs(raw, page, textpage, chars, top: float, factor: float, width: float,
         largest = set(c[0] for c in sorted(part, key=lambda c: -c[3])[:MAX_GLYPHS])
         part = [c for c in part if c[0] in largest]
 
-    def measured(c) -> Box:
+    def measured(c: Any) -> Box:
         b = to_view(crop, rotation, textpage.get_charbox(c[0]))
         return b if b[2] - b[0] > 0.05 and b[3] - b[1] > 0.05 else c[2]
 
@@ -475,7 +481,7 @@ def _glyphs(raw, page, textpage, chars, top: float, factor: float, width: float,
     turned = [c for c in kept if c[0] not in tested and c[2][1] < height * top
               and not _upright(raw, textpage, c[0], rotation)][:MAX_GLYPHS]
     return tuple(Glyph(c[1], c[2], c[3], p, _upright(raw, textpage, c[0], rotation))
-                 for c, p in zip(part, painted)) + tuple(
+                 for c, p in zip(part, painted, strict=False)) + tuple(
         Glyph(c[1], c[2], c[3], False, False) for c in turned)
 
 
@@ -503,7 +509,8 @@ QR_MEASURE_DPI = 600
 QR_MEASURE_PIXELS = 8_000_000
 
 
-def _finer(raw, page, code: Tuple[Optional[str], Box, Tuple[Tuple[float, float], ...]]):
+def _finer(raw: Any, page: Any,
+           code: Tuple[Optional[str], Box, Tuple[Tuple[float, float], ...]]) -> Any:
     """*code* (from :func:`qr_found` on the page's rendering) with its box measured again
     in a rendering of its surroundings at :data:`QR_MEASURE_DPI`; as it was when that
     rendering would be too large (a code that big is far above any size floor) or does
@@ -525,7 +532,7 @@ def _finer(raw, page, code: Tuple[Optional[str], Box, Tuple[Tuple[float, float],
     return code
 
 
-def _pixels(bitmap) -> bytes:
+def _pixels(bitmap: Any) -> bytes:
     """A pypdfium2 bitmap's rows without their padding."""
     w, h, stride = bitmap.width, bitmap.height, bitmap.stride
     buf = bytes(bitmap.buffer)
@@ -602,7 +609,7 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
         pdf.close()
     codes = [c for c in found if c[0] is not None]
     screen = View("pdfium", pdfium.version.PDFIUM_INFO.version, pages, float(width),
-                  float(height), words, tuple(c[0] for c in codes), crop,  # type: ignore
+                  float(height), words, tuple(c[0] for c in codes), crop,
                   rotation, inks, tuple(values), tuple(c[1] for c in codes),
                   tuple(c[1] for c in found if c[0] is None), raster,
                   tuple(c[2] for c in codes), marks=marks, glyphs=tested,

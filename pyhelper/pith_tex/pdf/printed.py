@@ -57,6 +57,9 @@ class Annot(NamedTuple):
     flags: int
     box: Box  # user space (y up)
     layer: Optional[str] = None  # its /OC: the group's /Name ("" for a membership dict)
+    #: its normal appearance's /BBox through its /Matrix has no area (PDFium and poppler
+    #: draw nothing, pdf.js draws the stream unscaled at the /Rect's corner): the box
+    empty: Optional[str] = None
 
 
 class Facts(NamedTuple):
@@ -89,9 +92,10 @@ def facts(page: Any) -> Facts:
                 layer = None if oc is None else str(oc.get("/Name", "")) if (
                     hasattr(oc, "get") and oc.get("/Type") == "/OCG") else ""
                 found.append(Annot(str(a.get("/Subtype", "")),
-                                   int(flags) if isinstance(flags, int) else 0, box, layer))
+                                   int(flags) if isinstance(flags, int) else 0, box, layer,
+                                   _empty_appearance(a)))
             annots = tuple(found)
-    except Exception as e:  # pypdf on objects that are not what they claim
+    except Exception as e:  # noqa: BLE001 -- pypdf on objects that are not what they claim
         annots = "page 1's annotations cannot be read (%s)" % type(e).__name__
     layers: Union[Tuple[str, ...], str]
     try:
@@ -99,6 +103,40 @@ def facts(page: Any) -> Facts:
     except Unfollowed as e:
         layers = str(e)
     return Facts(annots, layers)
+
+
+def _empty_appearance(annot: Any) -> Optional[str]:
+    """The /BBox and /Matrix of *annot*'s normal appearance when they map it onto nothing
+    (zero wide or high): PDF 32000-1 (12.5.5) fits that box to the /Rect, which an empty
+    box cannot be; PDFium and poppler then draw nothing, pdf.js (Firefox) draws the
+    stream at the /Rect's corner unscaled.  None for any other appearance, or none."""
+    ap: Any = annot.get("/AP")
+    ap = ap.get_object() if ap is not None else None
+    normal: Any = ap.get("/N") if hasattr(ap, "get") else None
+    normal = normal.get_object() if normal is not None else None
+    if hasattr(normal, "get") and not hasattr(normal, "get_data"):  # one per /AS state
+        state = annot.get("/AS")
+        normal = normal.get(state) if state is not None else None
+        normal = normal.get_object() if normal is not None else None
+    if not hasattr(normal, "get_data"):
+        return None
+    try:
+        bbox = [float(v) for v in normal["/BBox"]]
+        matrix = [float(v) for v in normal.get("/Matrix", (1, 0, 0, 1, 0, 0))]
+    except (KeyError, TypeError, ValueError):  # no box, or not numbers: poppler reports
+        # the form, and verify stops there
+        return None
+    if len(bbox) != 4 or len(matrix) != 6:
+        return None
+    xs, ys = [], []
+    for x in (bbox[0], bbox[2]):
+        for y in (bbox[1], bbox[3]):
+            xs.append(matrix[0] * x + matrix[2] * y + matrix[4])
+            ys.append(matrix[1] * x + matrix[3] * y + matrix[5])
+    if max(xs) - min(xs) > 1e-6 and max(ys) - min(ys) > 1e-6:
+        return None
+    return "/BBox [%s] /Matrix [%s]" % (" ".join("%g" % v for v in bbox),
+                                        " ".join("%g" % v for v in matrix))
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -155,7 +193,7 @@ def _differing(a: Raster, b: Raster, box: Box) -> int:
         pa, pb = a.pixels[row + x0:row + x1], b.pixels[row + x0:row + x1]
         if pa == pb:
             continue
-        for p, q in zip(pa, pb):
+        for p, q in zip(pa, pb, strict=False):
             if (p < DARK and q > LIGHT) or (q < DARK and p > LIGHT):
                 n += 1
     return n
@@ -200,6 +238,11 @@ def _refusal(screen: View, info: Facts, where: List[Tuple[str, Box]], number: st
             return ("a form field (a widget annotation) lies over %s: Firefox draws its own "
                     "field there (its value and background, as HTML), which PDFium and "
                     "poppler do not show; remove the field" % what)
+        if a.empty is not None and not a.flags & HIDDEN:
+            return ("an annotation (%s) over %s has an appearance with an empty box (%s): "
+                    "PDFium and poppler draw nothing there, Firefox (pdf.js) draws it "
+                    "unscaled over %s; remove the annotation" % (show(a.subtype, 30), what,
+                                                                 a.empty, what))
         if a.flags & PRINT and a.flags & NO_VIEW and not a.flags & HIDDEN:
             return ("an annotation flagged Print and NoView (%s) lies over %s: it is printed "
                     "but never shown on screen; remove it" % (show(a.subtype, 30), what))

@@ -23,12 +23,14 @@ Engines that disagree (one shows the number, another does not) make the check an
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..record.identifier import URL_BASE
 from .pageview import INK_DELTA, Box, PageOne, Raster, View, to_view
 from .links import Link, link_problem
+from ..errors import show
+from ..include.qr import qr_rows, qr_text
 
 #: Text smaller than this (points) is not shown to a reader.
 MIN_FONT_PT = 4.0
@@ -146,7 +148,7 @@ def _laid_out(boxes: Sequence[Box], sizes: Sequence[float]) -> bool:
         cs = [(y * sign, -x * sign) for x, y in cs]
     elif first[0] < 0:  # upside down (a page with /Rotate 180): along -x, across -y
         cs = [(-x, -y) for x, y in cs]
-    for (x0, y0), (x1, y1), size in zip(cs, cs[1:], sizes):
+    for (x0, y0), (x1, y1), size in zip(cs, cs[1:], sizes, strict=False):
         along, across = x1 - x0, y1 - y0
         if abs(across) <= 0.5 * size and 0.1 * size <= along <= 1.5 * size:
             continue
@@ -393,7 +395,7 @@ def _modules(view: View, corners: Tuple[Tuple[float, float], ...], n: int) -> Li
     def col_dark(x: int, a: int, b: int) -> bool:
         return sum(dark(x, y) for y in range(a, b)) >= 0.8 * (b - a)
 
-    def edge(cands: range, ok) -> Optional[int]:
+    def edge(cands: range, ok: Callable[[int], bool]) -> Optional[int]:
         return next((c for c in cands if ok(c)), None)
 
     top = edge(range(y0 - 2, y0 + 3), lambda y: row_dark(y, x0, x0 + span)
@@ -406,13 +408,13 @@ def _modules(view: View, corners: Tuple[Tuple[float, float], ...], n: int) -> Li
                  or col_dark(x, y1 - span, y1 + 1))
     if None in (top, bottom, left, right):
         return []
-    x0, y0 = float(left), float(top)  # type: ignore[arg-type]
+    left_x, top_y = float(left), float(top)  # type: ignore[arg-type]
     sx, sy = (right - left + 1) / n, (bottom - top + 1) / n  # type: ignore[operator]
     # five points in each module's middle (its centre, and a fifth of a module from it
     # each way), three dark ones make it dark: a pixel of the anti-aliased edge between
     # two modules does not decide
     spots = ((0.5, 0.5), (0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7))
-    return ["".join("1" if sum(dark(int(x0 + (j + u) * sx), int(y0 + (i + v) * sy))
+    return ["".join("1" if sum(dark(int(left_x + (j + u) * sx), int(top_y + (i + v) * sy))
                                for u, v in spots) >= 3 else "0"
                     for j in range(n)) for i in range(n)]
 
@@ -486,8 +488,6 @@ def _covered(box: Box, areas: Sequence[Box]) -> bool:
 
 
 def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) -> Check:
-    from ..include.qr import qr_rows, qr_text
-
     want = qr_text(number)
     why = unreadable(page)
     if why is not None:
@@ -525,14 +525,14 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
     # ones in both: a module really changed differs in every engine)
     diffs = []
     for view in page.views:
-        for text, corners in zip(view.codes, view.code_corners):
+        for text, corners in zip(view.codes, view.code_corners, strict=False):
             if text != want or view.raster is None:
                 continue
             side = max(c[0] for c in corners) - min(c[0] for c in corners)
             if side < 2.5 * modules:
                 continue  # under 2.5 pixels a module: not read module for module here
             got = _modules(view, corners, modules)
-            diffs.append((min(sum(a != b for r, g in zip(t, got) for a, b in zip(r, g))
+            diffs.append((min(sum(a != b for r, g in zip(t, got, strict=False) for a, b in zip(r, g, strict=False))
                               for t in _turns(rows)) if got else modules * modules, view))
     if diffs and min(d for d, _ in diffs) > 0:
         diff, view = min(diffs, key=lambda dv: dv[0])
@@ -546,7 +546,7 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
     # smallest qr-size, 9.25 mm, gives modules of exactly the floor, measured 0.8 % over it,
     # and 9 mm modules are measured 2 % under it)
     first = page.views[0]
-    boxes = [b for c, b in zip(first.codes, first.code_boxes) if c == want]
+    boxes = [b for c, b in zip(first.codes, first.code_boxes, strict=False) if c == want]
     small = [b for b in boxes if (b[2] - b[0]) / modules < MIN_QR_MODULE_PT * 0.995]
     if small:
         b = small[0]
@@ -556,7 +556,7 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
     if isinstance(areas, str):
         return Check("qr", ERROR, "not checked: could not read page 1's links (%s)" % areas)
     view = page.views[0]
-    here = [b for c, b in zip(view.codes, view.code_boxes) if c == want]
+    here = [b for c, b in zip(view.codes, view.code_boxes, strict=False) if c == want]
     for link in areas:  # a click on the code must open what it encodes
         spot = to_view(view.crop, view.rotation, link.box)
         problem = link_problem(link, number) if any(_overlaps(spot, b) for b in here) else None
@@ -567,8 +567,6 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
 
 
 def _show(text: str) -> str:
-    from ..errors import show
-
     return show(text, 80)
 
 

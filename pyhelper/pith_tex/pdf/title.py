@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+import unicodedata
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from .bounded import page_one
-from .pageview import Box, EngineFailed, Glyph, PageOne, View, raster_ink
+from .pageview import Box, EngineFailed, Glyph, PageOne, View, Word, raster_ink
 from ..record.canonical import canon_sha256
 from ..title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, Comparison, compare,
                              normalise, shown)
@@ -120,7 +121,11 @@ BODY_CHARS = 200
 def _body_size(view: View, least: int = BODY_CHARS) -> float:
     """The size of most of *view*'s characters (words weighted by their length); 0 on a
     page of fewer than *least* (a title page, a page of highlights)."""
-    ordered = sorted((w.size, len(w.text)) for w in view.words if w.size > 0)
+    return _median_size(view.words, least)
+
+
+def _median_size(words: Sequence[Word], least: int = BODY_CHARS) -> float:
+    ordered = sorted((w.size, len(w.text)) for w in words if w.size > 0)
     total = sum(n for _, n in ordered)
     if total < max(1, least):
         return 0.0
@@ -136,7 +141,7 @@ def _pdfium_pieces(view: View, zones: Sequence[Box]) -> List[Piece]:
     """PDFium's characters of the upper part that paint, upright, pith's own left out."""
     glyphs = [g for g in view.glyphs if g.upright]
     squeezed = "".join(g.text for g in glyphs)
-    ours = set()
+    ours: Set[int] = set()
     for m in _PITH_RE.finditer(squeezed):
         ours.update(range(m.start(), m.end()))
     return [Piece(g.text, g.box, g.size) for k, g in enumerate(glyphs)
@@ -165,15 +170,42 @@ def _sized(box: Box, bands: Bands) -> Optional[float]:
     return max(inside) if inside else None
 
 
+#: A character's loose box at most this many times its font size high (TeX's fonts:
+#: about 0.9): a taller one is drawn larger than its size says.
+LOOSE_BOX = 1.25
+
+
+def _pdfium_said(word: Word, words: Sequence[Word]) -> Optional[float]:
+    """PDFium's size of the text poppler's *word* shows, from PDFium's *words* across it
+    (their middle line inside its height): when they have its letters and boxes no taller than their size
+    allows (so the size is the painted one, not a Type 3 font's matrix making small text
+    large); None otherwise.  poppler's height of a Type 3 font's word is its font box's,
+    which differs from font to font (T1 text without cm-super: TeX's bitmaps through
+    pdflatex, an italic font's box half as high again as its roman's)."""
+    inside = [p for p in words if p.box[0] < word.box[2] and word.box[0] < p.box[2]
+              and word.box[1] <= (p.box[1] + p.box[3]) / 2 <= word.box[3]]
+    # Its letters among theirs: PDFium joins a superscript mark to its word ("aState"),
+    # and poppler's tall box takes in a word of the line above.
+    if not inside or not _letters(word.text) or _letters(word.text) not in _letters(
+            "".join(p.text for p in inside)):
+        return None
+    size = max(p.size for p in inside)
+    if size <= 0 or any(p.box[3] - p.box[1] > LOOSE_BOX * size for p in inside):
+        return None
+    return size
+
+
 def _poppler_pieces(view: View, zones: Sequence[Box],
-                    glyphs: Sequence[Glyph] = ()) -> List[Piece]:
+                    glyphs: Sequence[Glyph] = (), words: Sequence[Word] = ()) -> List[Piece]:
     """poppler's words of the upper part that show ink in its own rendering: those over
     PDFium's *glyphs* (the display text it tested), and any other set larger than the
     body text by poppler's own measure.  poppler's size is its box's height, and a
     Type 3 font's box (TeX's bitmaps through dvips) is 1.7 times the size high, another
     font's less: a word is given PDFium's size where PDFium has it, else its height
-    scaled as the others' are."""
+    scaled as the others' are.  A word PDFium reads as the same letters set below display
+    size (its *words*) is no display text, whatever poppler's height."""
     body = _body_size(view)
+    small = _median_size(words) * DISPLAY
     bands = _bands(glyphs)
     sized = [(w, _sized(w.box, bands)) for w in view.words
              if w.box[1] < view.height * TOP_PART and w.size > 0
@@ -185,17 +217,34 @@ def _poppler_pieces(view: View, zones: Sequence[Box],
     for w, size in sized:
         if size is None and w.size < body * DISPLAY:
             continue
+        if size is None and words:
+            said = _pdfium_said(w, words)
+            if said is not None and said < small:
+                continue
         if view.raster is None or raster_ink(view.raster, w.box):
             found.append(Piece(w.text, w.box, size if size is not None else w.size * scale))
     return found
 
 
-def pieces(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = ()
-           ) -> List[Piece]:
-    """What *view* paints of the upper part of its page, as pieces to set in lines."""
+def pieces(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = (),
+           words: Sequence[Word] = ()) -> List[Piece]:
+    """What *view* paints of the upper part of its page, as pieces to set in lines
+    (*glyphs* and *words*: PDFium's, which size poppler's words)."""
     if view.engine == "pdfium":
         return _pdfium_pieces(view, zones)
-    return _poppler_pieces(view, zones, glyphs)
+    # poppler composes an accent with its letter as a combining mark (OT1's \"{\i}: a
+    # dotless i and a diaeresis, which no normal form makes an i with one)
+    return [p._replace(text=_accented(p.text)) if _COMBINING_RE.search(p.text) else p
+            for p in _poppler_pieces(view, zones, glyphs, words)]
+
+
+_COMBINING_RE = re.compile("[\u0300-\u036f]")
+
+
+def _accented(text: str) -> str:
+    """*text* with its combining marks composed, a dotless letter under one dotted."""
+    return unicodedata.normalize("NFC", re.sub("[\u0131\u0237](?=[\u0300-\u036f])",
+                                               lambda m: _DOTLESS[m.group(0)], text))
 
 
 def _alnum(text: str) -> bool:
@@ -221,7 +270,7 @@ def lines(found: Sequence[Piece]) -> List[Line]:
     for ln in out:
         ln.sort(key=lambda p: p.box[0])
         segment: List[Piece] = []
-        for p in _unnumbered(_once(ln)):
+        for p in _unnumbered(_composed(_once(ln))):
             if segment and p.box[0] - segment[-1].box[2] > 3 * max(p.size, segment[-1].size):
                 result.extend(_line(segment))
                 segment = []
@@ -260,7 +309,7 @@ def _spaced(segment: Sequence[Piece]) -> Optional[float]:
     characters, most of them apart): the middle of the widest step between its gaps,
     sorted (letters' gaps below, words' above); None when it is not letter-spaced."""
     gaps = sorted((b.box[0] - a.box[2]) / max(a.size, b.size)
-                  for a, b in zip(segment, segment[1:]))
+                  for a, b in zip(segment, segment[1:], strict=False))
     singles = sum(1 for p in segment if len(p.text) == 1)
     if len(gaps) < 4 or 2 * singles < len(segment) or 2 * sum(
             1 for g in gaps if g > WORD_GAP) < len(gaps):
@@ -269,12 +318,49 @@ def _spaced(segment: Sequence[Piece]) -> Optional[float]:
     return (gaps[k] + gaps[k + 1]) / 2 if step > WORD_GAP else None
 
 
+#: Spacing accents a font without composed letters (TeX's OT1: ``\\`{a}``, ``\\"o``) draws
+#: over or under a letter as a glyph of its own, and the combining mark each stands for.
+ACCENTS = {"`": "\u0300", "\u00b4": "\u0301", "^": "\u0302", "\u02c6": "\u0302",
+           "~": "\u0303", "\u02dc": "\u0303", "\u00af": "\u0304", "\u02c9": "\u0304",
+           "\u02d8": "\u0306", "\u02d9": "\u0307", "\u00a8": "\u0308", "\u02da": "\u030a",
+           "\u02dd": "\u030b", "\u02c7": "\u030c", "\u00b8": "\u0327", "\u02db": "\u0328"}
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}  # \'{\i}: the accent replaces the dot
+
+
+def _composed(line: Sequence[Piece]) -> List[Piece]:
+    """*line* (sorted across) with each spacing accent drawn over or under a letter joined
+    to it as the accented letter (OT1's ``\\`{a}`` is two glyphs, "a`" or "`a" in the
+    engines' order; poppler composes them itself): the accent's middle lies across the
+    box of the letter beside it (PDFium's boxes of both are the font's whole height)."""
+    kept = list(line)
+    k = 0
+    while k < len(kept):
+        p = kept[k]
+        mid = (p.box[0] + p.box[2]) / 2
+        near = [j for j in (k - 1, k + 1) if 0 <= j < len(kept) and kept[j].text.isalpha()
+                and len(kept[j].text) == 1 and kept[j].box[0] <= mid <= kept[j].box[2]]
+        if p.text not in ACCENTS or not near:
+            k += 1
+            continue
+        j = near[0]
+        base = kept[j]
+        letter = _accented(base.text + ACCENTS[p.text])
+        kept[j] = Piece(letter, _union(base.box, p.box), base.size)
+        del kept[k]
+    return kept
+
+
 def _once(line: Sequence[Piece]) -> List[Piece]:
     """*line* (sorted across) with a piece drawn again over itself left out: the same
-    text over half its box or more (a shadow, a poor man's bold) is read once."""
+    text over half its box or more (a shadow, a poor man's bold) is read once.  The letters
+    of one ligature glyph ("ffi" read as f, f, i, each with exactly the glyph's box: "ff"
+    too, which no shadow or bold is, drawn offset) are kept."""
     kept: List[Piece] = []
-    for p in line:
-        if not any(q.text == p.text and _shared(p.box, q.box) for q in kept[-4:]):
+    for k, p in enumerate(line):
+        ligature = len(p.text) == 1 and any(
+            j != k and q.box == p.box and len(q.text) == 1
+            for j, q in enumerate(line[max(0, k - 2):k + 3], max(0, k - 2)))
+        if ligature or not any(q.text == p.text and _shared(p.box, q.box) for q in kept[-4:]):
             kept.append(p)
     return kept
 
@@ -344,10 +430,10 @@ def blocks(found: Sequence[Line]) -> List[Block]:
     return result
 
 
-def page_blocks(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = ()
-                ) -> List[Block]:
+def page_blocks(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = (),
+                words: Sequence[Word] = ()) -> List[Block]:
     """The blocks of text *view* paints in the upper part of its page, top first."""
-    return blocks(lines(pieces(view, zones, glyphs)))
+    return blocks(lines(pieces(view, zones, glyphs, words)))
 
 
 def title_block(found: Sequence[Block]) -> Optional[Block]:
@@ -384,7 +470,7 @@ def pith_title(data: bytes) -> Tuple[Optional[str], Optional[str]]:
         info = reader.trailer.get("/Info")
         info = info.get_object() if info is not None else None
         value = None if info is None else info.get("/PithTitle")
-    except Exception as e:  # pypdf raises many kinds on a damaged file
+    except Exception as e:  # noqa: BLE001 -- pypdf raises many kinds on a damaged file
         return None, "cannot read the Info dictionary (%s)" % e.__class__.__name__
     if value is None:
         return None, None
@@ -453,8 +539,9 @@ def _hidden(view: View, record_title: Optional[str]) -> bool:
 
 
 def _seen(view: View, zones: Sequence[Box], canon: Optional[str],
-          record_title: Optional[str], glyphs: Sequence[Glyph] = ()) -> Seen:
-    found = page_blocks(view, zones, glyphs)
+          record_title: Optional[str], glyphs: Sequence[Glyph] = (),
+          words: Sequence[Word] = ()) -> Seen:
+    found = page_blocks(view, zones, glyphs, words)
     block = title_block(found)
     if block is None:
         return Seen(view.engine, None, None)
@@ -547,8 +634,9 @@ def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[
             number, number - 1, "s" if number > 2 else "")
     zones += _turned_zones(page)
     name = "page %d" % number
-    glyphs = page.views[0].glyphs  # PDFium's: the font sizes of poppler's words
-    seen = [_seen(v, zones, canon, record_title, glyphs) for v in page.views]
+    # PDFium's display glyphs and words: the font sizes of poppler's words
+    glyphs, words = page.views[0].glyphs, page.views[0].words
+    seen = [_seen(v, zones, canon, record_title, glyphs, words) for v in page.views]
     hidden = None
     if any(s.title is None or (s.comparison and s.comparison.kind == DIFFERENT)
            for s in seen):  # (read only then: it looks at every word of the page's top)

@@ -42,16 +42,18 @@ pypdf is imported inside the functions: ``pith-tex verify rec.json`` never pays 
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import logging
 import os
 import re
-import sys
 import warnings
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
+
+import pypdf
+from pypdf import PageObject
+from pypdf.generic import NameObject
 
 from ..record import canonical
 from ..checks import Check, ERROR, FAIL, FileOutcome, OK, Outcome
@@ -65,6 +67,10 @@ from .links import Link, link_areas, link_texts
 from .printed import Facts, facts, print_check
 from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
                        other_numbers, qr_check, viewers_check, visible_numbers)
+from ..record.signatures import verify_embedded
+from .gate import refusals
+from .title import GLYPHS, front_matter, pdf_title_checks
+from .xref import Unfollowable, stale_objects
 
 if TYPE_CHECKING:
     from ..record.keys import Keyring
@@ -137,6 +143,12 @@ class UnreadablePdf(Exception):
 #: rebuilds the table then, and takes the last); or drops entries, trailers, object
 #: stream entries or the /Root it cannot read (and guesses a catalog).  Readers repair
 #: each their own way, so what they show is not what was checked.
+#: Matched by their text, not refused with pypdf's ``strict=True``, which was tried
+#: (pypdf 7.1.1) and refuses other things than these, each as one PdfReadError:
+#: a key written twice, so an honest paper whose font holds /ToUnicode twice (CJKutf8,
+#: tests/python/pdf/test_py_false_alarms.py) could not be checked (exit 3), and a duplicate
+#: /Info key or a broken cross-reference gave "could not check" instead of the FAIL that
+#: names it (9 tests of tests/python/pdf/test_py_pdf_hostile.py).
 _REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
             "Object ID %(idnum)d,%(generation)d ref repaired",
             "Object %(idnum)d %(generation)d found",
@@ -174,7 +186,7 @@ class _Duplicates(logging.Handler):
         if len(self.found) < 16 and msg.startswith("Multiple definitions"):
             try:
                 text = record.getMessage()
-            except Exception:
+            except Exception:  # noqa: BLE001 -- a log record's own formatting may raise anything
                 text = msg
             if text.rsplit(" ", 1)[-1] in _READ_BY_NO_ONE:  # "... for key /ToUnicode"
                 return
@@ -202,48 +214,6 @@ def _quiet_pypdf() -> Iterator[_Duplicates]:
         log.propagate = propagate
 
 
-def _command_line() -> bool:
-    """Whether :data:`pith_tex.cli.main` runs (not a library caller)."""
-    cli = sys.modules.get(__name__.split(".")[0] + ".cli")
-    return bool(getattr(cli, "COMMAND_LINE", False))
-
-
-@contextmanager
-def _no_gc_in_command() -> Iterator[None]:
-    """No cyclic garbage collection while one PDF is read by the command line: pypdf builds
-    thousands of objects, none garbage before the file is done (one pass after it frees
-    its cycles; a library caller's collector is left alone)."""
-    if not _command_line() or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-def import_pypdf() -> Any:
-    """pypdf, imported (once) without its cryptography provider when the command line runs
-    and neither is loaded yet.
-
-    pypdf imports ``cryptography`` when it is itself imported, for decryption only; the
-    command refuses encrypted PDFs, so it does not pay that import (about 7 ms of CPU, 5 %
-    of ``verify paper.pdf``).  pypdf then keeps its built-in fallback provider.  A library
-    caller's pypdf is never changed: this applies only under :data:`pith_tex.cli.main`.
-    """
-    if "pypdf" in sys.modules or "cryptography" in sys.modules or not _command_line():
-        import pypdf
-
-        return pypdf
-    sys.modules["cryptography"] = None  # type: ignore[assignment]  # makes its import fail
-    try:
-        import pypdf
-    finally:
-        del sys.modules["cryptography"]
-    return pypdf
-
-
 def _read_file(path: str) -> bytes:
     """The bytes of the PDF at *path*, after :func:`checked_pdf_bytes`'s cheap checks."""
     try:
@@ -253,7 +223,7 @@ def _read_file(path: str) -> bytes:
                 raise UnreadablePdf("larger than %d MiB" % (MAX_PDF_BYTES >> 20))
             data = f.read(MAX_PDF_BYTES + 1)
     except OSError as e:
-        raise UnreadablePdf("cannot read: %s" % (e.strerror or e))
+        raise UnreadablePdf("cannot read: %s" % (e.strerror or e)) from e
     return checked_pdf_bytes(data)
 
 
@@ -278,9 +248,6 @@ def _first_page(reader: Any) -> Tuple[Any, int]:
     """Page 1 (a pypdf page, inherited attributes filled in) or None, and the page count
     the tree claims, found without walking the whole page tree (a 100,000-page PDF costs
     what a 1-page one does; a /Kids or /Parent loop ends at :data:`MAX_TREE_NODES`)."""
-    from pypdf import PageObject
-    from pypdf.generic import NameObject
-
     root = reader.trailer["/Root"].get_object()
     pages = root.raw_get("/Pages")
     try:
@@ -327,7 +294,7 @@ def read_claims_data(data: bytes, *, deadline: Optional[float] = None,
     :data:`pith_tex.pdf.bounded.SECONDS` from now)."""
     data = checked_pdf_bytes(data)
     readers: List[Any] = []
-    with _quiet_pypdf() as reports, _no_gc_in_command():
+    with _quiet_pypdf() as reports:
         claims = _read_claims(data, reports, readers, engines, deadline)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
@@ -347,13 +314,11 @@ def _stale(data: bytes, readers: List[Any]) -> Optional[str]:
     (:func:`pith_tex.pdf.xref.stale_objects`), or None."""
     if not readers:
         return None
-    from .xref import Unfollowable, stale_objects
-
     try:
         return stale_objects(data, readers[0])
     except Unfollowable as e:
         return "its cross-reference sections could not be followed (%s)" % e
-    except Exception as e:  # pypdf's parser on bytes that are not what they seemed
+    except Exception as e:  # noqa: BLE001 -- pypdf's parser on bytes that are not what they seemed
         return "its cross-reference sections could not be followed (%s)" % type(e).__name__
 
 
@@ -380,8 +345,7 @@ def read_claims_showing(path: str, number: str
     data = _read_file(path)
     readers: List[Any] = []
     with _quiet_pypdf() as reports:
-        with _no_gc_in_command():
-            claims = _read_claims(data, reports, readers)
+        claims = _read_claims(data, reports, readers)
         shown, unread = _shows(readers[0], data, number)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
@@ -396,7 +360,7 @@ def _shows(reader: Any, data: bytes, number: str) -> Tuple[Optional[str], Option
         for i, page in enumerate(reader.pages, 1):
             if number in (page.extract_text() or "").upper().replace(" ", ""):
                 return "page %d" % i, None
-    except Exception as e:  # said in the check, not hidden
+    except Exception as e:  # noqa: BLE001 -- said in the check, not hidden
         unread = "%s: %s" % (type(e).__name__, e)
     if number.encode("ascii") in data:
         return "its bytes", None
@@ -410,7 +374,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     reader is appended to *readers* when given.  *engines* False: the metadata only
     (Info, every revision's Info, XMP), without the gate and page 1's reading."""
     try:
-        reader = import_pypdf().PdfReader(io.BytesIO(data))
+        reader = pypdf.PdfReader(io.BytesIO(data))
         if readers is not None:
             readers.append(reader)
         if reader.is_encrypted:
@@ -434,23 +398,21 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:  # pypdf raises many kinds on a broken file
         if re.search(rb"/Encrypt(?![A-Za-z0-9])", data[-4096:]):  # in a trailer
             raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
-                                "PDFs")
+                                "PDFs") from e
         raise UnreadablePdf("unreadable PDF (%s: %s)" % (type(e).__name__,
-                                                          show(str(e), 80)))
+                                                          show(str(e), 80))) from e
     info_all: Union[Dict[str, List[str]], str]
     try:
         info_all = info_values(data, reader, PITH_KEYS)
     except Unreadable as e:
         info_all = str(e)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
     if not engines or _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
         # the metadata only; or nothing can be verified, and reading the page would be
         # wasted (the claims still tell a PDF that claims nothing: carries_pith)
         return PdfClaims(info, pages, None, None, tuple(bad), info_all, xmp)
-    from .gate import refusals
-
     costly: List[str] = []
     refused = tuple(refusals(data, reader, costly))
     view: Optional[PageOne] = None
@@ -476,8 +438,6 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             page_error = "not read, as the XMP packet could not be (%s)" % xmp
         else:
             try:
-                from .title import GLYPHS, front_matter
-
                 view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS, glyphs=GLYPHS,
                                 then=front_matter, deadline=deadline)
             except EngineFailed as e:
@@ -504,7 +464,7 @@ def _xmp_claims(reader: Any) -> Union[Dict[str, List[str]], str, None]:
         if stream is None:
             return None
         data = stream.get_object().get_data()
-    except Exception as e:  # a broken or odd metadata stream
+    except Exception as e:  # noqa: BLE001 -- a broken or odd metadata stream
         return "the XMP metadata stream could not be read (%s)" % type(e).__name__
     try:
         found = xmp_values(data)
@@ -560,7 +520,7 @@ def _canonical_check(raw: str, record: Any) -> Check:
         if keys:
             why = "the key %s twice" % show(sorted(keys)[0])
         else:
-            at = next((i for i, (a, b) in enumerate(zip(raw, want)) if a != b),
+            at = next((i for i, (a, b) in enumerate(zip(raw, want, strict=False)) if a != b),
                       min(len(raw), len(want)))
             why = "other formatting (first difference at character %d)" % at
     return Check("canonical", FAIL, "PithRecord is not byte-canonical JSON (%s): "
@@ -648,8 +608,6 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     if why is not None:
         return FileOutcome(path, "pdf", Outcome(number, [Check(
             "pdf", ERROR, "PithRecord is %s; %s" % (why, _FETCH))]))
-    from ..record.signatures import verify_embedded
-
     key_id, sig_hex = info.get("PithKeyID"), info.get("PithSignature")
     out = verify_embedded("the PDF", display, info["PithSHA256"], record, key_id, sig_hex,
                           require_signature=require_signature, keyring=keyring)
@@ -711,8 +669,6 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
     if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
-        from .title import pdf_title_checks
-
         checks.extend(pdf_title_checks(info.get("PithTitle"), number,
                                        record["metadata"]["title_canon_sha256"],
                                        claims.page, claims.page_error,

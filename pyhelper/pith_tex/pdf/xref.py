@@ -24,6 +24,8 @@ import io
 import re
 from typing import Any, Dict, Optional, Tuple
 
+from pypdf.generic import DictionaryObject, read_object
+
 #: Cross-reference sections followed along /Prev.
 MAX_SECTIONS = 256
 
@@ -51,8 +53,6 @@ def _int(value: Any) -> Optional[int]:
 def _read_at(data: bytes, pos: int, reader: Any) -> Any:
     """The object whose bytes start at *pos*, after white space and comments (pypdf's
     parser)."""
-    from pypdf.generic import read_object
-
     s = io.BytesIO(data)
     s.seek(pos)
     while True:
@@ -103,10 +103,11 @@ def _stream(data: bytes, pos: int, reader: Any) -> Tuple[Any, Dict[int, Entry]]:
     size = _int(obj.get("/Size"))
     if len(widths) < 3 or any(w is None or not 0 <= w <= 8 for w in widths) or size is None:
         raise Unfollowable("a cross-reference stream has no readable /W or /Size")
-    w0, w1, w2 = widths[0], widths[1], widths[2]
+    cols = [w for w in widths if w is not None]  # every one, checked just above
+    w0, w1, w2 = cols[0], cols[1], cols[2]
     index = [_int(v) for v in obj.get("/Index", [0, size])]
     body = obj.get_data()
-    step = w0 + w1 + w2 + sum(widths[3:])  # type: ignore[operator]
+    step = w0 + w1 + w2 + sum(cols[3:])
     out: Dict[int, Entry] = {}
     at = 0
     for k in range(0, len(index) - 1, 2):
@@ -135,8 +136,6 @@ def _section(data: bytes, reader: Any, pos: int, entries: bool
     """The trailer dictionary of the cross-reference section at *pos* and, when
     *entries*, its entries (a hybrid file's /XRefStm stream standing for the table's
     free entries, as pypdf and poppler read it)."""
-    from pypdf.generic import DictionaryObject
-
     if not 0 <= pos < len(data):
         raise Unfollowable("a cross-reference offset lies outside the file")
     at = pos + len(data[pos:pos + 64]) - len(data[pos:pos + 64].lstrip())

@@ -8,9 +8,10 @@ number is never decoded.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from ..errors import CouldNotCheck, show
 
@@ -33,16 +34,6 @@ SUBMITTED_AT_RE = re.compile(r"([0-9]{4})-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0
 SCHEMA_VERSION = "1.0"
 
 _dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-if TYPE_CHECKING:
-    from hashlib import sha256 as _sha256
-else:  # CPython's built-in SHA-256: the same digest, without loading OpenSSL (hashlib)
-    try:
-        from _sha2 import sha256 as _sha256  # Python >= 3.12
-    except ImportError:
-        try:
-            from _sha256 import sha256 as _sha256  # Python <= 3.11
-        except ImportError:  # another interpreter
-            from hashlib import sha256 as _sha256
 
 
 def _not_json(token: str) -> Any:
@@ -92,7 +83,7 @@ def canonical_json(record: Any) -> bytes:
 
 def digest(record: Any) -> bytes:
     """The 32-byte SHA-256 of the canonical JSON of *record*."""
-    return _sha256(canonical_json(record)).digest()
+    return hashlib.sha256(canonical_json(record)).digest()
 
 
 def canonical_text(value: Any) -> str:
@@ -103,7 +94,7 @@ def canonical_text(value: Any) -> str:
 
 def sha256_hex(data: bytes) -> str:
     """The SHA-256 of *data*, as 64 lower-case hex digits."""
-    return _sha256(data).hexdigest()
+    return hashlib.sha256(data).hexdigest()
 
 
 #: The RFC 4648 base32 alphabet: the characters of a Pith Number.
@@ -223,6 +214,4 @@ def canon_sha256(title: str) -> str:
     collapsed, lower-cased, SHA-256 of the UTF-8.  Defined beside the record it goes into,
     so that the include, which checks a title against it, does not import the title
     comparison (:mod:`pith_tex.title`)."""
-    import hashlib
-
     return hashlib.sha256(_WS_RE.sub(" ", title).strip().lower().encode("utf-8")).hexdigest()

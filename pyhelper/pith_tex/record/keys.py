@@ -3,14 +3,15 @@
 The command line always uses :func:`pinned_keyring`.  A :class:`Keyring` built from other
 keys exists for the library API only (tests sign with a throwaway key); neither an option
 nor an environment variable can add a key.
-
-``cryptography`` is imported lazily, on the first signature check.
 """
 
 from __future__ import annotations
 
 import base64
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from ..errors import CouldNotCheck, show
 
@@ -65,11 +66,7 @@ class Keyring:
                     "receipt signed with unknown key id %s (pinned: %s); update pith-tex"
                     % (show(key_id), ", ".join(self.key_ids()) or "none")
                 )
-            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
             key = self._loaded[key_id] = Ed25519PublicKey.from_public_bytes(raw)
-        from cryptography.exceptions import InvalidSignature
-
         try:
             key.verify(signature, message)
         except InvalidSignature:

@@ -2,10 +2,6 @@
 include or a PDF (record + claimed digest + receipt signature).  An include's own format
 and QR code are read in :mod:`pith_tex.include.verify`, which calls
 :func:`verify_embedded`.
-
-Imported by :mod:`pith_tex.record.verify` (lazily) only when a bundle or an include is
-checked, so that a lone resolver JSON record does not pay for them (nor for
-:mod:`pith_tex.record.keys`).
 """
 
 from __future__ import annotations

@@ -36,8 +36,9 @@ from ..checks import ERROR, FAIL, OK, Check, Outcome
 from .documents import BundleDoc, RecordDoc
 from ..errors import show
 from .recordchecks import record_checks
+from .signatures import signature_check
 
-if TYPE_CHECKING:  # keys (and cryptography behind it) are imported on the first signature
+if TYPE_CHECKING:
     from .keys import Keyring
 
 loads = canonical.loads_strict  # json.loads of a str, minus NaN and Infinity
@@ -84,8 +85,6 @@ def verify_record(
     if check_signature and bundle_error is not None:
         checks.append(Check("signature", ERROR, "could not get the bundle: " + bundle_error))
     elif check_signature:
-        from .signatures import signature_check
-
         c, signature, key_id, signature_hex = signature_check(
             None if bundle is None else bundle.receipts, bytes.fromhex(hexd),
             require_signature, keyring, no_bundle_reason)
@@ -100,8 +99,6 @@ def verify_bundle(
     """Verify a bundle on its own: its record checks plus its receipts."""
     checks, hexd, fields, number = record_checks(
         number, bundle.pith_number, bundle.canonical_sha256, bundle.canonical_record)
-    from .signatures import signature_check
-
     c, signature, key_id, signature_hex = signature_check(
         bundle.receipts, bytes.fromhex(hexd), require_signature, keyring)
     checks.append(c)

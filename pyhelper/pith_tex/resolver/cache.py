@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 from typing import Optional, Tuple
 
+import platformdirs
+
 from ..atomic import write_atomic
 from ..errors import CouldNotCheck, safe_name
 from ..safeio import MAX_CACHE, NotRegularFile, format_size, read_regular
@@ -33,8 +35,6 @@ def default_cache_dir() -> str:
     env = os.environ.get(ENV_CACHE_DIR)
     if env:
         return env
-    import platformdirs
-
     return platformdirs.user_cache_dir("pith-tex", appauthor=False)
 
 
@@ -63,10 +63,10 @@ class Cache:
         except NotRegularFile as e:
             raise CouldNotCheck("the cache entry %s is %s, not a file pith-tex wrote: delete "
                                 "it and run pith-tex fetch without --offline"
-                                % (safe_name(path), e.kind))
+                                % (safe_name(path), e.kind)) from e
         except OSError as e:
             raise CouldNotCheck("cannot read the cache entry %s: %s" % (safe_name(path),
-                                                                        e.strerror or e))
+                                                                        e.strerror or e)) from e
         if data is None:
             raise CouldNotCheck("the cache entry %s is larger than %s, so not a record "
                                 "pith-tex stored: delete it and run pith-tex fetch without "

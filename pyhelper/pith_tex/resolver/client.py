@@ -5,7 +5,7 @@ an existing directory (or a ``file://`` URL) is a mirror on disk laid out like t
 resolver: ``pith/NUM.json`` and ``pith/NUM/bundle.json``
 (or ``.well-known/pith/NUM/bundle.json``).
 
-HTTP policy (requests is imported lazily):
+HTTP policy:
 
 * one deadline for the whole command (``--deadline``): every request runs in a worker
   thread that is waited for until the deadline and no longer, so that name resolution,
@@ -14,9 +14,9 @@ HTTP policy (requests is imported lazily):
   (exit 3, "the N s deadline passed (--deadline) while ...");
 * connect and read timeout ``timeout`` per socket operation (never more than what is
   left of the deadline);
-* at most 3 attempts, retried on connection errors, timeouts, 429 and 5xx, with
-  exponential backoff (0.5 s, 1 s); ``Retry-After`` is honoured but capped at 10 s and
-  never sleeps past the deadline;
+* at most 3 attempts, retried on connection errors, timeouts, 429 and 5xx, counted and
+  paced by urllib3's ``Retry`` (:class:`ResolverRetry`): exponential backoff (0.5 s,
+  1 s), or the answer's ``Retry-After``, capped at 10 s; never a wait past the deadline;
 * redirects (301, 302, 303, 307, 308) are followed only to the same scheme, host and
   port, at most 3 of them; any other is refused (exit 3) naming the target;
 * the body is streamed and capped (1 MiB; a document type may state its own cap,
@@ -34,6 +34,7 @@ the cause.
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import threading
@@ -41,6 +42,14 @@ import time
 import zlib
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, TypeVar, Union
 from urllib.parse import unquote, urljoin, urlsplit
+
+import requests
+import requests.adapters
+import urllib3
+import urllib3.exceptions as u3
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.exceptions import InvalidHeader, MaxRetryError
+from urllib3.util.retry import Retry
 
 from .. import __version__
 from ..record.canonical import loads_strict
@@ -93,17 +102,17 @@ def parse_body(body: bytes, where: str, content_type: str = "") -> Any:
         raise CouldNotCheck("%s: empty body, not JSON" % where)
     try:
         text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CouldNotCheck("%s: body is not UTF-8 JSON" % where)
+    except UnicodeDecodeError as err:
+        raise CouldNotCheck("%s: body is not UTF-8 JSON" % where) from err
     try:
         return loads_strict(text)
-    except RecursionError:  # arrays or objects nested deeper than the parser's stack
-        raise CouldNotCheck("%s: body is not valid JSON (nested too deeply)" % where)
+    except RecursionError as err:  # arrays or objects nested deeper than the parser's stack
+        raise CouldNotCheck("%s: body is not valid JSON (nested too deeply)" % where) from err
     except ValueError as e:
         if str(getattr(e, "msg", "")).startswith("Unterminated") or \
                 getattr(e, "pos", 0) >= len(text.rstrip()):
-            raise CouldNotCheck("%s: JSON ends early (truncated body)" % where)
-        raise CouldNotCheck("%s: body is not valid JSON (%s)" % (where, getattr(e, "msg", e)))
+            raise CouldNotCheck("%s: JSON ends early (truncated body)" % where) from e
+        raise CouldNotCheck("%s: body is not valid JSON (%s)" % (where, getattr(e, "msg", e))) from e
 
 
 class Resolver:
@@ -146,7 +155,7 @@ class DirectoryResolver(Resolver):
         except FileNotFoundError:
             return None
         except OSError as e:
-            raise CouldNotCheck("%s: cannot read: %s" % (path, e.strerror or e))
+            raise CouldNotCheck("%s: cannot read: %s" % (path, e.strerror or e)) from e
         if body is None:
             raise CouldNotCheck("%s: body larger than %s" % (path, size_text(max_body)))
         return Document(path, body, parse_body(body, path))
@@ -174,6 +183,44 @@ class _Retry(Exception):
     """A transient failure while reading the body (timeout mid-body)."""
 
 
+#: The answers worth another attempt: too many requests, and the server's own errors.
+RETRY_STATUSES = frozenset([429, *range(500, 600)])
+
+
+class ResolverRetry(Retry):
+    """urllib3's :class:`~urllib3.util.Retry` as the client's retry policy: urllib3 counts
+    the attempts (its history says what failed), reads ``Retry-After`` (seconds or an HTTP
+    date) and computes the backoff.  What the command's single deadline needs is added
+    here: a ``Retry-After`` is capped at :data:`RETRY_AFTER_CAP` (the caller refuses a
+    wait that would pass the deadline), and the first retry waits too (urllib3 retries
+    the first failure at once; a resolver that answered 503 is given 0.5 s).
+
+    The loop is the client's (:meth:`HttpResolver._get_once`), not urllib3's: each
+    attempt runs in the deadline's worker thread; a body that times out mid-stream is
+    retried too (urllib3 retries only up to the headers, the body being streamed); and
+    urllib3 would read a 429 or 5xx answer's body whole into memory before retrying
+    (``drain_conn``), which a hostile resolver could make any size.
+    """
+
+    def get_backoff_time(self) -> float:
+        return float(min(self.backoff_max,
+                         self.backoff_factor * 2 ** max(0, len(self.history) - 1)))
+
+    def parse_retry_after(self, retry_after: str) -> float:
+        return min(super().parse_retry_after(retry_after), RETRY_AFTER_CAP)
+
+    def wait(self, response: Any) -> float:
+        """The wait before the next attempt, chosen as urllib3's ``Retry.sleep`` chooses:
+        the answer's ``Retry-After`` when it gives one, else the backoff."""
+        after: Optional[float] = None
+        if response is not None and self.respect_retry_after_header:
+            try:
+                after = self.get_retry_after(response)
+            except InvalidHeader:  # neither seconds nor a date: as if absent
+                after = None
+        return after or self.get_backoff_time()
+
+
 class HttpResolver(Resolver):
     """The resolver (or a mirror) over HTTP(S)."""
 
@@ -191,8 +238,6 @@ class HttpResolver(Resolver):
 
     def _get_session(self) -> Any:
         if self._session is None:
-            import requests
-
             s = requests.Session()
             s.mount("http://", _tracking_adapter())
             s.mount("https://", _tracking_adapter())
@@ -205,9 +250,9 @@ class HttpResolver(Resolver):
         url = "%s/pith/%s.json" % (self.base_url, number)
         try:
             return self._get(url)
-        except _NotFound:
+        except _NotFound as err:
             raise CouldNotCheck("%s: HTTP 404, the resolver has no record for %s: check the "
-                                "number against the paper's Pith page" % (url, number))
+                                "number against the paper's Pith page" % (url, number)) from err
 
     def bundle(self, number: str) -> Optional[Document]:
         for path in ("/pith/%s/bundle.json", "/.well-known/pith/%s/bundle.json"):
@@ -239,52 +284,52 @@ class HttpResolver(Resolver):
 
     def _get_once(self, url: str, max_body: int) -> Union[Document, "_Redirect"]:
         """One URL, with retries; a redirect is returned, not followed."""
-        import requests
-
         session = self._get_session()
-        last = ""
-        for attempt in range(1, MAX_ATTEMPTS + 1):
+        retry = ResolverRetry(total=MAX_ATTEMPTS - 1, backoff_factor=BACKOFF_BASE,
+                              status_forcelist=RETRY_STATUSES)
+        while True:
             left = self.deadline.check(url)
             t = min(self.timeout, left)
-            retry_after: Optional[float] = None
+            answer: Any = None  # the retried answer (its status, its Retry-After)
+            error: Optional[Exception] = None
             try:
-                got = self._within_deadline(url, lambda phase: self._exchange(
-                    session, url, t, phase, max_body))
+                got = self._within_deadline(url, functools.partial(
+                    self._exchange, session, url, t, max_body=max_body))
                 if isinstance(got, (Document, _Redirect)):
                     return got
-                last, retry_after = got
-            except requests.exceptions.Timeout:
-                last = "timed out after %s s" % _fmt(t)
+                last, answer = got
+            except requests.exceptions.Timeout as e:
+                last, error = "timed out after %s s" % _fmt(t), e
             except _Retry as e:
-                last = str(e) % _fmt(t)
+                last, error = str(e) % _fmt(t), e
             except requests.exceptions.SSLError as e:
-                raise CouldNotCheck("%s: TLS error: %s" % (url, _reason(e)))
+                raise CouldNotCheck("%s: TLS error: %s" % (url, _reason(e))) from e
             except requests.exceptions.ConnectionError as e:
-                last = "could not connect (%s)" % _reason(e)
-            except requests.exceptions.ChunkedEncodingError:
-                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url)
+                last, error = "could not connect (%s)" % _reason(e), e
+            except requests.exceptions.ChunkedEncodingError as err:
+                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url) from err
             except requests.exceptions.InvalidURL as e:
-                raise UsageError("bad resolver URL %s: %s" % (show(url), _reason(e)))
+                raise UsageError("bad resolver URL %s: %s" % (show(url), _reason(e))) from e
             except requests.exceptions.RequestException as e:
-                raise CouldNotCheck("%s: %s" % (url, _reason(e)))
-            if attempt == MAX_ATTEMPTS:
-                break
-            wait = BACKOFF_BASE * (2 ** (attempt - 1))
-            if retry_after is not None:
-                wait = max(wait, min(retry_after, RETRY_AFTER_CAP))
+                raise CouldNotCheck("%s: %s" % (url, _reason(e))) from e
+            try:
+                retry = retry.increment("GET", url, response=answer, error=error)
+            except MaxRetryError:
+                raise CouldNotCheck("%s: %s (%d attempts)" % (url, last, MAX_ATTEMPTS)) from error
+            wait = retry.wait(answer)
             if wait >= self.deadline.remaining():
                 raise CouldNotCheck("%s: %s, and the %s s deadline leaves no time to retry"
                                     % (url, last, _fmt(self.deadline.seconds)))
             if self.on_retry is not None:  # progress for the author (fetch prints it)
                 self.on_retry("%s: %s; retrying in %s s (attempt %d of %d)"
-                              % (url, last, _fmt(wait), attempt + 1, MAX_ATTEMPTS))
+                              % (url, last, _fmt(wait), len(retry.history) + 1, MAX_ATTEMPTS))
             self._sleep(wait)
-        raise CouldNotCheck("%s: %s (%d attempts)" % (url, last, MAX_ATTEMPTS))
 
     def _exchange(self, session: Any, url: str, t: float, phase: List[str],
-                  max_body: int) -> Union[Document, "_Redirect", Tuple[str, Optional[float]]]:
+                  max_body: int) -> Union[Document, "_Redirect", Tuple[str, Any]]:
         """One request and its answer (run in a worker thread: :meth:`_within_deadline`):
-        the document, a redirect, or ``(why, Retry-After)`` for an answer worth retrying.
+        the document, a redirect, or ``(why, urllib3's response)`` for an answer worth
+        retrying (its status and headers: the body is not read).
         *phase* says how far it got, for the deadline message."""
         with session.get(url, timeout=(t, t), stream=True, allow_redirects=False) as r:
             phase[0] = "reading the body"
@@ -296,8 +341,8 @@ class HttpResolver(Resolver):
                 if not location:
                     raise CouldNotCheck("%s: HTTP %d redirect without a Location" % (url, status))
                 return _Redirect(status, location)
-            if status == 429 or 500 <= status < 600:
-                return "HTTP %d" % status, _retry_after(r.headers.get("Retry-After"))
+            if status in RETRY_STATUSES:
+                return "HTTP %d" % status, r.raw
             if status != 200:
                 raise CouldNotCheck("%s: HTTP %d %s" % (url, status, show(r.reason or "", 40)))
             body = self._read_body(r, url, max_body)
@@ -320,7 +365,7 @@ class HttpResolver(Resolver):
         def run() -> None:
             try:
                 box["value"] = work(phase)
-            except BaseException as e:  # handed to the waiting thread
+            except BaseException as e:  # noqa: BLE001 -- handed to the waiting thread
                 box["error"] = e
             finally:
                 done.set()
@@ -357,8 +402,8 @@ class HttpResolver(Resolver):
         if declared is not None:
             try:
                 expected = int(declared)
-            except ValueError:
-                raise CouldNotCheck("%s: bad Content-Length %s" % (url, show(declared)))
+            except ValueError as err:
+                raise CouldNotCheck("%s: bad Content-Length %s" % (url, show(declared))) from err
             if expected > max_body:
                 raise CouldNotCheck("%s: body larger than %s (Content-Length %d)"
                                     % (url, size_text(max_body), expected))
@@ -366,8 +411,6 @@ class HttpResolver(Resolver):
         size = 0
         raw = r.raw
         read = getattr(raw, "read1", None)
-        import urllib3.exceptions as u3
-
         while True:
             self.deadline.check(url)
             try:
@@ -375,12 +418,12 @@ class HttpResolver(Resolver):
                     chunk = read(65536, decode_content=False)
                 else:  # pragma: no cover - urllib3 < 2
                     chunk = raw.read(65536, decode_content=False)
-            except (u3.ReadTimeoutError, TimeoutError):
-                raise _Retry("timed out after %s s reading the body")
-            except (u3.ProtocolError, u3.IncompleteRead):
-                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url)
+            except (u3.ReadTimeoutError, TimeoutError) as err:
+                raise _Retry("timed out after %s s reading the body") from err
+            except (u3.ProtocolError, u3.IncompleteRead) as err:
+                raise CouldNotCheck("%s: the connection broke mid-body (truncated body)" % url) from err
             except (u3.HTTPError, OSError) as e:
-                raise CouldNotCheck("%s: error reading the body (%s)" % (url, _reason(e)))
+                raise CouldNotCheck("%s: error reading the body (%s)" % (url, _reason(e))) from e
             if not chunk:
                 break
             size += len(chunk)
@@ -438,7 +481,7 @@ def _inflate(data: bytes, coding: str, url: str, max_body: int) -> bytes:
         try:
             chunk = d.decompress(data, max_body + 1 - total)
         except zlib.error as e:
-            raise CouldNotCheck("%s: cannot decode the %s body (%s)" % (url, coding, e))
+            raise CouldNotCheck("%s: cannot decode the %s body (%s)" % (url, coding, e)) from e
         total += len(chunk)
         if total > max_body or d.unconsumed_tail:
             raise CouldNotCheck("%s: the decoded (%s) body is larger than %s"
@@ -485,10 +528,6 @@ def _forget_sockets(ident: Optional[int]) -> List[socket.socket]:
 def _tracking_adapter() -> Any:
     """A requests adapter whose connections register their socket
     (:func:`_register_socket`) as soon as it exists, before TLS and the request."""
-    import requests.adapters
-    import urllib3
-    from urllib3.connection import HTTPConnection, HTTPSConnection
-
     class Tracked(HTTPConnection):
         def _new_conn(self) -> Any:
             sock = super()._new_conn()
@@ -520,23 +559,6 @@ def _tracking_adapter() -> Any:
             return manager
 
     return Adapter()
-
-
-def _retry_after(value: Optional[str]) -> Optional[float]:
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        from email.utils import parsedate_to_datetime
-
-        when = parsedate_to_datetime(value)
-        return max(0.0, when.timestamp() - time.time())
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
 
 
 def _reason(e: BaseException) -> str:

@@ -32,7 +32,7 @@ import re
 import unicodedata
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..checks import Check, FAIL, OK, WARN
+from ..checks import Check, FAIL, OK, WARN, Status
 from ..errors import printable
 from ..record.canonical import canon_sha256 as canon_sha256  # the title's hash in the record
 
@@ -41,11 +41,18 @@ FORMATTING = "formatting"
 DIFFERENT = "different"
 UNKNOWN = "unknown"
 
-#: Commands whose argument is not part of the title arXiv shows.
+#: Commands whose argument is not part of the title arXiv shows (of those in _FIRST_OF,
+#: the arguments after the first).
 _DROPPED = ("thanks", "footnote", "footnotetext", "tnoteref", "fnref", "thanksref",
             "titlenote", "footnotemark", "texorpdfstring", "label", "tmark", "fnmark",
-            "protect", "orcidlink", "inst", "IEEEauthorrefmark", "icmlsetsymbol")
+            "protect", "orcidlink", "inst", "IEEEauthorrefmark", "icmlsetsymbol",
+            "comment", "deleted", "added", "replaced", "highlight")
 _NO_ARGUMENT = ("footnotemark", "protect")
+#: Commands that stand for their first argument (after an optional ``[...]``): the TeX of
+#: ``\texorpdfstring``, the new text of the changes package's revision marks (a title in
+#: a revision: ``\replaced[id=R1]{new}{old}`` prints *new* in the final version), whose
+#: ``\comment`` and ``\deleted`` are dropped whole.  The number: arguments read.
+_FIRST_OF = {"texorpdfstring": 2, "replaced": 2, "added": 1, "highlight": 1}
 _BREAK_RE = re.compile(r"\\\\\*?(?:\s*\[[^\]]*\])?|\\(?:newline|linebreak|break|par)"
                        r"(?![A-Za-z])(?:\s*\[[^\]]*\])?")
 _CMD_RE = re.compile(r"\\([A-Za-z@]+)\s*|\\(.)", re.S)
@@ -120,7 +127,7 @@ _DASH_RE = re.compile("[%s]|-{2,3}" % _DASHES)
 _SMALL_CAPITALS = str.maketrans(dict(zip(
     "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f"
     "\u1d0d\u0274\u1d0f\u1d18\ua7af\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f"
-    "\u1d22", "abcdefghijklmnopqrstuvwyz")))
+    "\u1d22", "abcdefghijklmnopqrstuvwyz", strict=False)))
 _QUOTE_TRANS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
                               "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"',
                               "\u00bb": '"', "`": "'", "\u00a0": " "})
@@ -176,17 +183,17 @@ def _skip_optional(text: str, i: int) -> int:
 
 def _drop_commands(text: str) -> str:
     """*text* without ``\\thanks{...}``, footnotes and the like (with their arguments);
-    ``\\texorpdfstring{TeX}{PDF}`` keeps its TeX."""
+    ``\\texorpdfstring{TeX}{PDF}`` keeps its TeX, ``\\replaced{new}{old}`` its new text."""
     out: List[str] = []
     i = 0
     while i < len(text):
         m = _CMD_RE.match(text, i) if text[i] == "\\" else None
         if m is not None and m.group(1) in _DROPPED:
             j = _skip_optional(text, m.end())
-            if m.group(1) == "texorpdfstring":
+            if m.group(1) in _FIRST_OF:
                 k = group_end(text, j)
                 out.append(text[j + 1:k - 1] if text[j:j + 1] == "{" else text[j:k])
-                j = group_end(text, _skip_ws(text, k))
+                j = k if _FIRST_OF[m.group(1)] == 1 else group_end(text, _skip_ws(text, k))
             elif m.group(1) not in _NO_ARGUMENT:
                 j = group_end(text, j)
             i = j
@@ -392,7 +399,7 @@ def shown(title: str) -> str:
 
 
 def title_check(paper: Optional[str], canon_hex: Optional[str], record_title: Optional[str],
-                where: str, *, accepted: bool = False, on_different: str = FAIL,
+                where: str, *, accepted: bool = False, on_different: Status = FAIL,
                 advice: str = "") -> Check:
     """The ``title`` line, in the same words for every command: is the record (its
     title, its ``title_canon_sha256``) this paper's (*paper*: its title as *where* gives

@@ -22,6 +22,7 @@ import re
 from typing import Callable, Dict, List, NamedTuple, Optional, Set, Tuple
 
 from ..include.discover import uncomment
+from ..include.sty import kpsewhich
 from ..safeio import read_tex
 from .compare import _skip_optional, group_end
 
@@ -70,6 +71,7 @@ def resolve_input(directory: str, name: str) -> Optional[str]:
 class Source(NamedTuple):
     text: str  # the main file with its \input and \include files in place
     files: List[str]  # the files read, main first
+    missing: Tuple[str, ...] = ()  # the names \input or \include gave that are not there
 
 
 def expanded_source(directory: str, main_name: str, read_file: Reader = read_tex) -> Source:
@@ -77,6 +79,7 @@ def expanded_source(directory: str, main_name: str, read_file: Reader = read_tex
     (each file once, :data:`MAX_FILES` files and :data:`MAX_TEXT` characters at most)."""
     seen: Set[str] = set()
     files: List[str] = []
+    missing: List[str] = []
     budget = [MAX_TEXT]
 
     def read(path: str) -> str:
@@ -98,11 +101,23 @@ def expanded_source(directory: str, main_name: str, read_file: Reader = read_tex
             last = m.end()
             if target is not None:
                 out.append("\n" + read(target) + "\n")
+            elif (m.group(1) or m.group(2)).strip() not in missing:
+                missing.append((m.group(1) or m.group(2)).strip())
         out.append(text[last:])
         return "".join(out)
 
     text = read(os.path.join(directory, main_name))
-    return Source(text, files)
+    return Source(text, files, tuple(missing))
+
+
+def inputs_missing(directory: str, main_name: str, read_file: Reader = read_tex
+                   ) -> Tuple[str, ...]:
+    """The files *main_name* (and what it inputs) names in ``\\input``/``\\include`` that
+    are not in *directory*: the main file copied alone (as Overleaf's authors may), whose
+    title is likely in one of them.  A file TeX finds itself (``\\input glyphtounicode``)
+    is not missing."""
+    return tuple(n for n in expanded_source(directory, main_name, read_file).missing
+                 if kpsewhich(n, "/") is None and kpsewhich(n + ".tex", "/") is None)
 
 
 def macros_defined(text: str) -> Dict[str, str]:
@@ -121,19 +136,18 @@ def macros_defined(text: str) -> Dict[str, str]:
 
 def expand(title: str, macros: Dict[str, str]) -> str:
     """*title* with the source's own argumentless macros replaced by their bodies."""
+    def sub(m: "re.Match[str]") -> str:
+        body = macros.get(m.group(1))
+        if body is None:
+            return m.group(0)
+        # braces only where the body's last command would run into a letter
+        return "{%s}" % body if re.search(r"\\[A-Za-z@]+\s*$", body) else body
+
     for _ in range(8):  # macros that use macros, a few levels deep
-        changed = [False]
-
-        def sub(m: "re.Match[str]") -> str:
-            body = macros.get(m.group(1))
-            if body is None:
-                return m.group(0)
-            changed[0] = True
-            # braces only where the body's last command would run into a letter
-            return "{%s}" % body if re.search(r"\\[A-Za-z@]+\s*$", body) else body
-
-        title = re.sub(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?", sub, title)
-        if not changed[0] or len(title) > 4000:
+        # a pass that changes nothing would change nothing again: stop there
+        expanded = re.sub(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?", sub, title)
+        unchanged, title = expanded == title, expanded
+        if unchanged or len(title) > 4000:
             break
     return title
 

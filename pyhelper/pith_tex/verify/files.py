@@ -244,7 +244,7 @@ def verify_file_guarded(path: str, *, require_signature: bool = False) -> FileOu
     """:func:`verify_file`, with any exception it raises made the file's own outcome."""
     try:
         return verify_file(path, require_signature=require_signature)
-    except Exception as e:  # MemoryError and RecursionError included
+    except Exception as e:  # noqa: BLE001 -- MemoryError and RecursionError included
         return internal_error(path, e)
 
 

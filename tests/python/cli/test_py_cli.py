@@ -287,15 +287,6 @@ def test_python_dash_m_and_help():
     assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_help_does_not_import_heavy_modules():
-    code = ("import sys; from pith_tex.cli import main\n"
-            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-            "bad = [m for m in ('requests', 'cryptography', 'qrcode', 'platformdirs') "
-            "if m in sys.modules]\nprint(bad)")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert r.stdout.strip().splitlines()[-1] == "[]"
-
-
 def test_verify_empty_directory_could_not_check(tmp_path):
     r = run("verify", tmp_path)
     assert r.exit_code == 3 and "nothing to verify" in r.stderr

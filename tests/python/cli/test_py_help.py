@@ -1,6 +1,5 @@
 """``--help``: every command says what it writes, shows examples that are valid command
-lines, states its exit codes, and ``pith-tex --help`` printed without click is click's own
-layout, byte for byte (:mod:`pith_tex.cli.helptext`)."""
+lines, and states its exit codes."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from clicheck import command_problems, split_line
-from pith_tex.cli import helptext
-from pith_tex.cli.commands import main
+from pith_tex.cli.commands import EPILOGS, JSON_HELP, MAIN_EPILOG, SUMMARIES, main
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMANDS = sorted(main.commands)
@@ -26,33 +24,16 @@ def _run(code: str, columns: str) -> subprocess.CompletedProcess:
                           env=env, timeout=60)
 
 
-FAST = ("import sys; from pith_tex.cli import main\n"
-        "try:\n    main(['--help'], 'pith-tex')\nexcept SystemExit as e:\n    code = e.code\n"
-        "sys.stderr.write('click loaded: %s, exit %s' % ('click' in sys.modules, code))")
 CLICK = ("from pith_tex.cli.commands import main\n"
          "main.main(['--help'], prog_name='pith-tex')")
 
 
-@pytest.mark.parametrize("columns", ["80", "132"])
-def test_top_help_without_click_is_clicks_layout(columns: str) -> None:
-    fast, slow = _run(FAST, columns), _run(CLICK, columns)
-    assert slow.returncode == 0, slow.stderr
-    assert fast.stderr == "click loaded: False, exit 0"
-    assert fast.stdout == slow.stdout
-
-
-def test_narrow_terminal_is_left_to_click() -> None:
-    fast, slow = _run(FAST, "60"), _run(CLICK, "60")
-    assert fast.stderr == "click loaded: True, exit 0"
-    assert fast.stdout == slow.stdout
-
-
 def test_every_command_has_a_summary_and_an_epilog() -> None:
-    assert sorted(helptext.SUMMARIES) == COMMANDS == sorted(helptext.EPILOGS)
+    assert sorted(SUMMARIES) == COMMANDS == sorted(EPILOGS)
     top = _run(CLICK, "80").stdout
     for name in COMMANDS:
         # Shown whole in the command list, not cut with "...".
-        assert re.search(r"^  %s +%s$" % (name, re.escape(helptext.SUMMARIES[name])), top,
+        assert re.search(r"^  %s +%s$" % (name, re.escape(SUMMARIES[name])), top,
                          re.M), (name, top)
 
 
@@ -74,7 +55,7 @@ def test_command_help_names_files_examples_exit_codes(name: str) -> None:
 
 
 def _example_lines():
-    for text in [helptext.MAIN_EPILOG] + [helptext.EPILOGS[n] for n in sorted(helptext.EPILOGS)]:
+    for text in [MAIN_EPILOG] + [EPILOGS[n] for n in sorted(EPILOGS)]:
         for line in text.splitlines():
             if line.strip().startswith("pith-tex "):
                 yield line.strip()
@@ -98,9 +79,9 @@ def test_the_checker_refuses_what_click_refuses() -> None:
 
 def test_json_fields_are_documented_where_the_help_points() -> None:
     # The help names the fields itself: the wheel installs no docs/ to point to.
-    assert "docs/" not in helptext.JSON_HELP and "http" not in helptext.JSON_HELP
+    assert "docs/" not in JSON_HELP and "http" not in JSON_HELP
     for field in ("command", "exit_code", "verdict", "status", "detail"):
-        assert field in helptext.JSON_HELP, field
+        assert field in JSON_HELP, field
     cli_md = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     section = re.search(r"^## .*`--json`.*$", cli_md, re.M)
     assert section, "docs/cli.md has no --json section"

@@ -528,15 +528,6 @@ def test_library_verify_file_dispatches(papers):
     assert f.kind == "pdf" and f.exit_code == 0 and f.outcome.number == N
 
 
-def test_json_verify_does_not_import_pypdf(mirror):
-    code = ("import sys; from pith_tex.cli import main\n"
-            "try:\n    main(['verify', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
-            "print('pypdf' in sys.modules, 'click' in sys.modules)")
-    r = subprocess.run([sys.executable, "-c", code, os.path.join(mirror, "pith", N + ".json")],
-                       capture_output=True, text=True)
-    assert r.stdout.splitlines()[-1] == "False False"
-
-
 # -- without TeX: pypdf-made PDFs and the badge finder -----------------------------------
 
 def test_blank_page_pdf_with_the_contract_keys(tmp_path):
