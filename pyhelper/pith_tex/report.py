@@ -41,7 +41,7 @@ stderr).  ``fetch``::
 A PDF (kind ``"pdf"``) has the checks ``pdf``, ``canonical``, ``record``, ``hash``,
 ``derivation``, ``year``, ``signature``, ``url``, ``arxiv``, ``state``, ``info``, ``badge``,
 ``qr``, with pith XMP properties or a ``dc:identifier`` ``xmp``, then ``pith-title`` and
-``title`` (:mod:`pith_tex.pdf.title`; see :mod:`pith_tex.pdf.verify` and docs/verification.md), or
+``title`` (:mod:`pith_tex.pdf.pagetitle`; see :mod:`pith_tex.pdf.claims` and docs/verification.md), or
 a single check (an error, or a
 ``canonical`` failure) when the PDF carries no verified Pith metadata; a file that is not
 a readable PDF has no checks and an ``error``.

@@ -216,7 +216,7 @@ def test_verify_reads_the_missed_badge_as_no_badge(tmp_path: Path) -> None:
     """What `pith-tex verify` says of run 1's PDF (badge on page 2): it counts only a
     badge on page 1 (issue 8, item 4), so the badge check is not OK (a warning: verify
     cannot tell a missed badge from `hide`); the rerun's PDF passes it."""
-    from pith_tex.pdf.verify import verify_pdf
+    from pith_tex.pdf.claims import verify_pdf
 
     def badge(b: texrun.Build) -> tuple[str, str]:
         out = verify_pdf(str(b.pdf))

@@ -21,7 +21,7 @@ import texbuild
 
 from pith_tex.include.include import IncludeData, render
 
-#: The cap verify puts on a member (pith_tex.pdf.verify.MAX_PDF_BYTES), written again so
+#: The cap verify puts on a member (pith_tex.pdf.claims.MAX_PDF_BYTES), written again so
 #: that a change of it is seen here.
 CAP = 256 * 1024 * 1024
 

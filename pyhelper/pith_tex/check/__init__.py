@@ -31,7 +31,7 @@ from .mainfile import find_main
 from .pdfcheck import check_pdf
 from .run import Readiness, run_checks
 from .shellescape import SHELL_PACKAGES, Hit, check_shell_escape, scan_shell_escape
-from .sty import check_sty, shipped_sty
+from .styfile import check_sty, shipped_sty
 from .texsource import DEFAULT_INCLUDE
 
 __all__ = [

@@ -269,7 +269,7 @@ def check_title(tree: SourceTree, main_name: str, include: Optional[FileOutcome]
     canon = canon if isinstance(canon, str) else None
     record_title = _record_title(include.outcome.number, mirror)
     if pdf is not None:
-        from ..pdf.title import visible_title_check
+        from ..pdf.pagetitle import visible_title_check
 
         seen = visible_title_check(pdf, canon, record_title, "the compiled PDF's title "
                                    "(page 1)", accepted=data.accepted_title)

@@ -11,12 +11,12 @@ from .includes import signature_ok
 
 def check_pdf(pdf: str, name: str, number: Optional[str], qr_asked: bool = True,
               anonymous: bool = False) -> Tuple[Check, Optional[FileOutcome]]:
-    """The ``pdf`` check: :func:`pith_tex.pdf.verify.verify_pdf` on the PDF built, and its
+    """The ``pdf`` check: :func:`pith_tex.pdf.claims.verify_pdf` on the PDF built, and its
     number is *number* (the paper's, when known).  A PDF with no QR code is what a paper
     without the ``qr`` option (*qr_asked* False) is meant to give: not a warning then, which
     the author could do nothing about."""
     try:
-        from ..pdf.verify import UnreadablePdf, read_claims_showing, verify_claims, verify_pdf
+        from ..pdf.claims import UnreadablePdf, read_claims_showing, verify_claims, verify_pdf
     except ImportError as e:
         return Check("pdf", ERROR, "not checked: this pith-tex has no PDF verifier (%s)" % e), None
     if anonymous:
@@ -102,7 +102,7 @@ def _shows_number(pdf: str, number: str) -> Tuple[Optional[str], Optional[str]]:
                 return "page %d" % i, None
     except Exception as e:  # noqa: BLE001 -- said in the check, not hidden
         unread = "%s: %s" % (type(e).__name__, e)
-    from ..pdf.verify import MAX_PDF_BYTES
+    from ..pdf.claims import MAX_PDF_BYTES
     from ..safeio import read_regular
 
     data = read_regular(pdf, MAX_PDF_BYTES)

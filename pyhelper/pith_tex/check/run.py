@@ -22,7 +22,7 @@ from ..checks import Check, ERROR, FAIL, FileOutcome, OK, WARN
 from ..sourcetree import SourceTree
 from ..errors import UsageError
 from .html import TIMEOUT as HTML_TIMEOUT, Conversion, check_html, judge_html
-from .citations import check_citations
+from .bibliography import check_citations
 from .compiler import ROUTES, compile_paper, engine_and_env, made_fonts, tex_roots
 from .pagecost import short_page, pages_in_log, pages_without_badge
 from .includes import (anonymous_include, anonymous_reason, check_include, check_number,
@@ -35,7 +35,7 @@ from .pdfcheck import badge_missed, check_pdf, review_mode_hint
 from .safecopy import COPY_CAP, Budget, Refused, code_file, code_written
 from .sandbox import copy_upload, scratch
 from .shellescape import check_shell_escape
-from .sty import check_sty
+from .styfile import check_sty
 from .texsource import is_regular, shown_name
 from .upload import (Recorded, bad_name, changed_since, file_digests, outside_reads,
                      upload_check, upload_list)

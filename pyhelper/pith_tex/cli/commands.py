@@ -17,7 +17,7 @@ import click
 
 from .. import DEFAULT_INCLUDE_NAME, __version__
 from ..console import run_guarded
-from .verify import verify_command
+from ..verify.command import verify_command
 
 #: ``pith-tex --help``'s description (click indents it by 2).
 MAIN_HELP = """\

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 from ..checks import Outcome
 from ..errors import CouldNotCheck
 from ..record.documents import RecordDoc, parse_bundle_doc, parse_record_doc
-from ..record.verify import verify_record
+from ..record.verdict import verify_record
 from ..resolver.cache import Cache
 from ..resolver.client import Resolver, parse_body
 from ..verify.files import with_duplicate_key

@@ -2,7 +2,7 @@
 
 PDFium (in process through pypdfium2), zxing-cpp and the OCR read hostile bytes, and a PDF
 can be built to make them spend without end (forms drawing forms, each many times: the
-structural gate refuses the known ones, :data:`pith_tex.pdf.gate.MAX_DRAWS`).  So the whole
+structural gate refuses the known ones, :data:`pith_tex.pdf.structure.MAX_DRAWS`).  So the whole
 reading of page 1 (:func:`pith_tex.pdf.pageview.page_one`: renders, words, QR codes, the
 poppler tools it runs) happens in a child process, ``python -m pith_tex.pdf.bounded``,
 which limits itself:
@@ -38,7 +38,7 @@ import sys
 import time
 from typing import Any, Callable, Optional, Pattern, Sequence, Tuple
 
-from .pageview import DPI, EngineFailed, PageOne
+from .views import DPI, EngineFailed, PageOne
 
 MEMORY = 2 << 30  # bytes of address space for the child (the engines and their buffers)
 CPU_SECONDS = 60  # of CPU time for one PDF

@@ -1,5 +1,5 @@
 """How many times page 1 draws its form XObjects, every draw counted: a form drawn by a
-form that is drawn 8 times is drawn 8 times (see :data:`pith_tex.pdf.gate.MAX_DRAWS`,
+form that is drawn 8 times is drawn 8 times (see :data:`pith_tex.pdf.structure.MAX_DRAWS`,
 whose gate reads the streams and hands each one's ``/Name Do`` counts here).
 
 This is a bottom module: it imports nothing from pith_tex.

@@ -12,7 +12,7 @@ are never chosen) and decoded greedily (CTC).
 
 Where a match is read (:func:`ocr_regions`: its glyphs' boxes, line by line, turned
 upright) is decided here too.  This module only reads: what the line must say is decided
-in :mod:`pith_tex.pdf.shown`.
+in :mod:`pith_tex.pdf.visible`.
 """
 
 from __future__ import annotations

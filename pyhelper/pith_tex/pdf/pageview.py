@@ -23,171 +23,20 @@ Coordinates are PDF points with the origin at the top-left corner of the page's 
 and y growing downwards (poppler's convention; PDFium's are turned to it), so both
 engines' boxes compare directly.
 
-This module decides nothing about Pith Numbers or titles: it only reads.
+This module reads PDFium's view and puts both engines' views together (:func:`page_one`);
+poppler's is :mod:`pith_tex.pdf.poppler`'s, the shapes of both :mod:`pith_tex.pdf.views`'.
+It decides nothing about Pith Numbers or titles: it only reads.
 """
 
 from __future__ import annotations
 
-import functools
-import os
-import re
-import shutil
-import subprocess
-import time
-import xml.etree.ElementTree as ET
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Pattern, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Pattern, Sequence, Tuple
 
-from .ocr import Reading, Region, ocr_regions, pdftoppm_crop, read_regions
 from .marks import page_marks
-
-Box = Tuple[float, float, float, float]  # x0, y0 (top), x1, y1 (bottom), in points
-
-DPI = 150  # enough for the QR code's modules (>= 4 px each at pith.sty's smallest code)
-MAX_PIXELS = 40_000_000  # a render larger than this is scaled down (a 200-inch page)
-POPPLER_OUTPUT_CAP = 64 * 1024 * 1024  # bytes read from one poppler tool
-POPPLER_SECONDS = 60.0  # when the caller gives no deadline
-
-
-class EngineFailed(Exception):
-    """The engine could not read page 1 (damaged, encrypted, a time-out): the message
-    says which engine and why."""
-
-
-class Word(NamedTuple):
-    text: str
-    box: Box
-    size: float  # font size in points (PDFium's; poppler's is the word box's height)
-
-
-class Raster(NamedTuple):
-    """An 8-bit grey rendering of page 1 (0 black, 255 white), rows without padding."""
-
-    width: int
-    height: int
-    dpi: float
-    pixels: bytes
-
-
-class Ink(NamedTuple):
-    """One place where PDFium's text of page 1 matches the pattern asked for, and whether
-    each of its characters really paints there: page 1 is rendered (annotations
-    included) with and without the text objects that carry the match's characters, and
-    a character paints when the two renderings differ clearly inside its box.  Whatever
-    keeps a glyph from a reader's eyes (white or transparent text, a cover drawn over
-    it, a clip, a hidden layer, a blend mode, a soft mask, an annotation on top) leaves
-    the two renderings alike there: the renderer decides, not a model of ours."""
-
-    text: str  # the matched text (white space removed)
-    boxes: Tuple[Box, ...]  # each character's box (as View.words)
-    sizes: Tuple[float, ...]  # each character's font size in points (as Word.size)
-    painted: Tuple[bool, ...]  # each character: hiding its text objects changes its pixels
-    tight: Tuple[Box, ...] = ()  # each glyph's own box: where OCR reads (:class:`Reading`)
-
-
-class Glyph(NamedTuple):
-    """One character PDFium reads in the part of the page a caller asked about
-    (:func:`pdfium_view`'s *glyphs*), and whether it paints, tested as :class:`Ink`'s
-    characters are: a character hidden, white, covered or clipped does not, nor a letter
-    or digit with another letter or digit drawn over its middle (two texts set one on
-    the other: the same letter again, a poor man's bold, is no other)."""
-
-    text: str
-    box: Box  # as Word.box (the character's loose box)
-    size: float  # as Word.size
-    painted: bool
-    upright: bool  # drawn upright as the page is displayed (not turned, as a margin stamp)
-
-
-class View(NamedTuple):
-    """What one engine shows of page 1."""
-
-    engine: str  # "pdfium" or "poppler"
-    version: str
-    pages: Optional[int]  # the page count the engine sees (None: not asked)
-    width: float  # the crop box, in points
-    height: float
-    words: Tuple[Word, ...]  # in the engine's reading order
-    codes: Tuple[str, ...]  # every QR code decoded from the rendering, as text
-    #: PDFium only: the crop box in user space (left, bottom, right, top) and the page's
-    #: rotation in degrees, to place user-space rectangles (links) in the view's frame
-    #: (:func:`to_view`).
-    crop: Box = (0.0, 0.0, 0.0, 0.0)
-    rotation: int = 0
-    #: The matches of the ``ink`` pattern asked for (PDFium only): :class:`Ink`.
-    ink: Tuple["Ink", ...] = ()
-    #: The Info values of the keys asked for (``meta``), as the engine reads them
-    #: (absent keys missing).
-    meta: Tuple[Tuple[str, str], ...] = ()
-    #: The box of each of *codes*, in the view's frame.
-    code_boxes: Tuple[Box, ...] = ()
-    #: The boxes of the QR symbols zxing-cpp finds in the rendering but cannot decode.
-    unreadable: Tuple[Box, ...] = ()
-    #: The rendering the codes were decoded from (its pixels for a caller's own look:
-    #: whether a place has ink in this engine, a code's modules).
-    raster: Optional[Raster] = None
-    #: Each decoded code's corners in *raster*'s pixels (top-left, top-right,
-    #: bottom-right, bottom-left of the symbol as zxing-cpp reads it, turns included).
-    code_corners: Tuple[Tuple[Tuple[float, float], ...], ...] = ()
-    #: What the engine reported while reading page 1 (poppler's error lines): a page an
-    #: engine has to repair is drawn by each viewer its own way.
-    errors: Tuple[str, ...] = ()
-    read: Tuple[Reading, ...] = ()  # OCR of this engine's rendering at each ``ink`` match
-    unread: Optional[str] = None  # why no OCR ran here
-    #: PDFium only: the page objects of page 1 (forms' too) in optional content or under
-    #: an /ActualText, as (``"OC"`` and the group's /Name, or ``"ActualText"`` and its
-    #: text; the object's box in the view's frame).
-    marks: Tuple[Tuple[str, str, Box], ...] = ()
-    #: PDFium only: the characters of the part asked for (*glyphs*), each with whether
-    #: it paints (:class:`Glyph`).
-    glyphs: Tuple[Glyph, ...] = ()
-
-    @property
-    def text(self) -> str:
-        return " ".join(w.text for w in self.words)
-
-
-class PageOne(NamedTuple):
-    views: Tuple[View, ...]  # PDFium first
-    missing: Tuple[str, ...]  # engines not available here, each with why
-    #: PDFium's page 1 as printed (``FPDF_PRINTING``: annotations flagged for print,
-    #: optional content in its print state), its text and QR codes; None when not asked.
-    printed: Optional[View] = None
-    #: The next page, read as this one when the caller's *then* asked for it (a title
-    #: that sits after a page of highlights): :func:`page_one`.
-    following: Optional["PageOne"] = None
-
-
-# --- QR codes ----------------------------------------------------------------------
-
-
-def qr_found(raster: Raster) -> Tuple[Tuple[Optional[str], Box, Tuple[Tuple[float, float], ...]], ...]:
-    """Every QR-family code zxing-cpp finds in *raster* (also Micro QR and rMQR: another
-    code on page 1 is a finding for the caller), with the box of its symbol (quiet zone
-    excluded) in points from the top-left corner of the rendering; a symbol zxing-cpp
-    finds but cannot decode (damaged, covered in part) has None for its text."""
-    import zxingcpp
-
-    formats = zxingcpp.barcode_formats_from_str("QRCode,MicroQRCode,rMQRCode")
-    image = memoryview(raster.pixels).cast("B", (raster.height, raster.width))
-    k = 72.0 / raster.dpi
-    found = []
-    for r in zxingcpp.read_barcodes(image, formats=formats, return_errors=True):
-        p = r.position
-        xs = [c.x for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
-        ys = [c.y for c in (p.top_left, p.top_right, p.bottom_left, p.bottom_right)]
-        corners = tuple((float(c.x), float(c.y)) for c in (
-            p.top_left, p.top_right, p.bottom_right, p.bottom_left))
-        found.append((r.text if r.valid else None, (min(xs) * k, min(ys) * k, (max(xs) + 1) * k,
-                                                    (max(ys) + 1) * k), corners))
-    return tuple(found)
-
-
-def _dpi_for(width_pt: float, height_pt: float, dpi: float) -> float:
-    pixels = (width_pt * dpi / 72.0) * (height_pt * dpi / 72.0)
-    if pixels > MAX_PIXELS:
-        dpi *= (MAX_PIXELS / pixels) ** 0.5
-    return dpi
-
+from .ocr import ocr_regions, read_regions
+from .poppler import poppler_missing, poppler_view
+from .views import (DPI, Box, EngineFailed, Glyph, Ink, PageOne, Raster, View, Word, dpi_for,
+                    qr_found)
 
 # --- PDFium ------------------------------------------------------------------------
 
@@ -581,7 +430,7 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
         textpage = page.get_textpage()
         chars = list(_pdfium_chars(textpage, raw, crop, rotation))
         words = _pdfium_words(chars)
-        scale = _dpi_for(width, height, dpi) / 72.0
+        scale = dpi_for(width, height, dpi) / 72.0
         bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True)
         raster = Raster(bitmap.width, bitmap.height, scale * 72.0, _pixels(bitmap))
         printing: Optional[Raster] = None
@@ -624,144 +473,6 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
         engine="pdfium-print", codes=tuple(c[0] for c in codes), ink=(), read=(), raster=printing,
         code_boxes=tuple(c[1] for c in codes), code_corners=tuple(c[2] for c in codes),
         unreadable=tuple(c[1] for c in found if c[0] is None))
-
-
-# --- poppler -----------------------------------------------------------------------
-
-
-def poppler_missing() -> Optional[str]:
-    """Why poppler cannot be asked here (None: it can)."""
-    gone = [t for t in ("pdftotext", "pdftoppm", "pdfinfo") if shutil.which(t) is None]
-    if gone:
-        return "poppler is not installed (%s not found): install poppler-utils" % (
-            ", ".join(gone))
-    return None
-
-
-def _run(argv: List[str], data: bytes, deadline: float,
-         errors: Optional[List[str]] = None) -> bytes:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise EngineFailed("poppler: out of time before %s" % argv[0])
-    try:
-        proc = subprocess.run(argv, input=data, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=left,
-                              env=dict(os.environ, LC_ALL="C"))
-    except subprocess.TimeoutExpired:
-        raise EngineFailed("poppler: %s took longer than the deadline" % argv[0]) from None
-    except OSError as e:
-        raise EngineFailed("poppler: cannot run %s: %s" % (argv[0], e.strerror)) from None
-    if proc.returncode != 0:
-        why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise EngineFailed("poppler: %s cannot read page 1 (%s)" % (
-            argv[0], why[-1][:200] if why else "exit %d" % proc.returncode))
-    if errors is not None:
-        for line in proc.stderr.decode("utf-8", "replace").splitlines():
-            if ("Error" in line or "error" in line) and len(errors) < 8:
-                errors.append("%s: %s" % (argv[0], line.strip()[:160]))
-    if len(proc.stdout) > POPPLER_OUTPUT_CAP:
-        raise EngineFailed("poppler: %s wrote more than %d bytes for page 1" % (
-            argv[0], POPPLER_OUTPUT_CAP))
-    return proc.stdout
-
-
-_XHTML = "{http://www.w3.org/1999/xhtml}"
-
-
-#: Bytes XML 1.0 forbids, which pdftotext writes as they are: a font with no Unicode
-#: mapping (a Type 3 bitmap font TeX made for T1 text, with no cm-super) gives a glyph's
-#: code, "de\x1cnitions" for "definitions" (T1's fi ligature), and the page was "not
-#: readable" (check: could not check).
-_NOT_XML_RE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
-def _poppler_words(xhtml: bytes) -> Tuple[float, float, Tuple[Word, ...]]:
-    try:
-        root = ET.fromstring(_NOT_XML_RE.sub("\ufffd".encode("utf-8"), xhtml))
-    except ET.ParseError as e:
-        raise EngineFailed("poppler: pdftotext's page 1 is not readable XHTML (%s)" % e) from None
-    page = root.find(".//%spage" % _XHTML)
-    if page is None:
-        raise EngineFailed("poppler: pdftotext shows no page 1")
-    words = []
-    for w in page.iter(_XHTML + "word"):
-        box = tuple(float(w.get(k, "0")) for k in ("xMin", "yMin", "xMax", "yMax"))
-        words.append(Word(w.text or "", box, box[3] - box[1]))  # type: ignore[arg-type]
-    return float(page.get("width", "0")), float(page.get("height", "0")), tuple(words)
-
-
-def _pgm(data: bytes, dpi: float) -> Raster:
-    m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
-    if m is None or m.group(3) != b"255":
-        raise EngineFailed("poppler: pdftoppm's page 1 is not an 8-bit grey image")
-    w, h = int(m.group(1)), int(m.group(2))
-    pixels = data[m.end():m.end() + w * h]
-    if len(pixels) != w * h:
-        raise EngineFailed("poppler: pdftoppm's page 1 is cut short")
-    return Raster(w, h, dpi, pixels)
-
-
-_VERSION_RE = re.compile(rb"version (\d+(?:\.\d+)+)")
-
-
-@functools.lru_cache(maxsize=None)  # once a process: it names the engine in each report
-def poppler_version() -> str:
-    try:
-        out = subprocess.run(["pdftotext", "-v"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, timeout=10).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return m.group(1).decode() if (m := _VERSION_RE.search(out)) else "unknown"
-
-
-def _pdfinfo_values(out: bytes, keys: Sequence[str]) -> Tuple[Tuple[str, str], ...]:
-    """The values of *keys* in ``pdfinfo -custom``'s lines (``Key:<padding>value``)."""
-    wanted = set(keys)
-    found: Dict[str, str] = {}
-    for line in out.decode("utf-8", "replace").split("\n"):
-        key, colon, value = line.partition(":")
-        if colon and key in wanted and key not in found:
-            found[key] = value.lstrip(" ")
-    return tuple((k, found[k]) for k in keys if k in found)
-
-
-def poppler_view(data: bytes, *, dpi: float = DPI, deadline: Optional[float] = None,
-                 width_hint: Optional[Tuple[float, float]] = None,
-                 meta: Sequence[str] = (), index: int = 0,
-                 regions: Sequence[Region] = ()) -> View:
-    """poppler's view of page 1 of the PDF *data* (fed on standard input).
-
-    *deadline* is a ``time.monotonic()`` value; *width_hint* (the page size another engine
-    saw) lowers the resolution of a huge page before poppler renders it; *meta*: the Info
-    keys whose values ``pdfinfo -custom`` is asked for; *index*: the page read instead of
-    page 1 (0-based).
-    """
-    first = "%d" % (index + 1)
-    if deadline is None:
-        deadline = time.monotonic() + POPPLER_SECONDS
-    errors: List[str] = []
-    xhtml = _run(["pdftotext", "-f", first, "-l", first, "-bbox-layout", "-cropbox",
-                  "-enc", "UTF-8", "-", "-"], data, deadline, errors)
-    width, height, words = _poppler_words(xhtml)
-    size = width_hint or (width, height)
-    r = _dpi_for(size[0], size[1], dpi)
-    raster = _pgm(_run(["pdftoppm", "-f", first, "-l", first, "-r", "%.3f" % r, "-gray",
-                        "-cropbox", "-"], data, deadline, errors), r)
-    values: Tuple[Tuple[str, str], ...] = ()
-    if meta:
-        values = _pdfinfo_values(_run(["pdfinfo", "-custom", "-enc", "UTF-8", "-"], data,
-                                      deadline), meta)
-    found = qr_found(raster)
-    codes = [c for c in found if c[0] is not None]
-    end = deadline
-    reads, unread = read_regions(regions, lambda r: _pgm(_run(pdftoppm_crop(r, first), data, end),
-                                                         r.scale * 72.0))
-    return View("poppler", poppler_version(), None, width, height, words,
-                tuple(c[0] for c in codes), meta=values,  # type: ignore[misc]
-                code_boxes=tuple(c[1] for c in codes),
-                unreadable=tuple(c[1] for c in found if c[0] is None), raster=raster,
-                code_corners=tuple(c[2] for c in codes), errors=tuple(errors), read=reads,
-                unread=unread)
 
 
 # --- both --------------------------------------------------------------------------

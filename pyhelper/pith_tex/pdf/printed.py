@@ -33,7 +33,8 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..errors import show
 from .layers import Unfollowed, annot_rect, engines_disagree
-from .pageview import Box, PageOne, Raster, View, to_view
+from .pageview import to_view
+from .views import Box, PageOne, Raster, View
 
 PRINT, HIDDEN, NO_VIEW = 4, 2, 32  # annotation flags (PDF 32000-1, 12.5.3)
 MAX_ANNOTS = 4096
@@ -47,7 +48,7 @@ DIFFERENT_PIXELS = 6
 #: An optional content mark over the title counts when its object is at least this much
 #: of the title's size high (a linked footnote mark in a layer is not the title).
 TITLE_MARK = 0.6
-# the title: the largest words in the upper part of page 1 (as pith_tex.pdf.title)
+# the title: the largest words in the upper part of page 1 (as pith_tex.pdf.pagetitle)
 TOP_PART = 0.6
 SIZE_SLACK = 0.92
 

@@ -1,5 +1,5 @@
 """Graphics states and fonts of page 1 that the readers' engines draw two ways, which
-the structural gate (:mod:`pith_tex.pdf.gate`) refuses: no rendering here shows what the
+the structural gate (:mod:`pith_tex.pdf.structure`) refuses: no rendering here shows what the
 other reader sees.
 
 * a transfer function /TR2 other than /TR: PDFium and poppler apply /TR2 (it takes the

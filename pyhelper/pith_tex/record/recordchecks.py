@@ -1,8 +1,8 @@
 """The record-level checks shared by every verifier: ``record``, ``hash``, ``derivation``
-and ``year`` of a record that claims a digest and a Pith Number (see :mod:`pith_tex.record.verify`
+and ``year`` of a record that claims a digest and a Pith Number (see :mod:`pith_tex.record.verdict`
 for what each means).
 
-Both :mod:`pith_tex.record.verify` (resolver JSON, bundles) and :mod:`pith_tex.record.signatures`
+Both :mod:`pith_tex.record.verdict` (resolver JSON, bundles) and :mod:`pith_tex.record.signatures`
 (includes, PDFs) build on these; this module imports neither, so imports flow one way:
 ``verify -> signatures -> recordchecks -> checks``.
 """

@@ -1,6 +1,6 @@
 """The signature checks: Ed25519 receipts of a bundle, and the self-contained records of an
 include or a PDF (record + claimed digest + receipt signature).  An include's own format
-and QR code are read in :mod:`pith_tex.include.verify`, which calls
+and QR code are read in :mod:`pith_tex.include.validate`, which calls
 :func:`verify_embedded`.
 """
 

@@ -6,7 +6,7 @@ stream (tarfile's ``r|*``); and each PDF member is held in memory only while it 
 verified (:func:`pith_tex.verify.files.pdf_bytes_outcome`, the same verification as a
 file's).  A member gets one line:
 
-* a regular file named ``*.pdf``, at most :data:`pith_tex.pdf.verify.MAX_PDF_BYTES`: its
+* a regular file named ``*.pdf``, at most :data:`pith_tex.pdf.claims.MAX_PDF_BYTES`: its
   verification;
 * a link (symbolic or hard), a device, a FIFO, a member larger than the cap, or a name that
   would leave the archive's directory when extracted (absolute, ``..``, a control
@@ -39,7 +39,7 @@ from ..safeio import open_regular
 from .batch import warm
 from .files import pdf_bytes_outcome
 
-#: A member larger than this is refused unread, as a file is (pith_tex.pdf.verify's cap,
+#: A member larger than this is refused unread, as a file is (pith_tex.pdf.claims's cap,
 #: written here so that listing an archive imports no PDF reader).
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
 ARCHIVE_SUFFIXES = (".tar", ".tar.gz", ".tgz")

@@ -144,7 +144,7 @@ def _result(p: str, listed: bool, require_signature: bool, as_json: bool) -> Res
     # read and parse once, for the lean check and, if it does not pass, the full one
     data, failed = read_file(p)
     if failed is None and data.startswith(PDF_MAGIC):  # a PDF by another name, read once
-        from ..pdf.verify import verify_pdf_data  # here: a directory of records never pays
+        from ..pdf.claims import verify_pdf_data  # here: a directory of records never pays
 
         r = verify_pdf_data(data, p, require_signature=require_signature)
     else:
@@ -165,7 +165,7 @@ def warm() -> None:
     Ctrl-C left to the command, which stops the pool (a worker does not print its own
     traceback for it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from ..pdf import verify  # noqa: F401
+    from ..pdf import claims  # noqa: F401
     from ..citations import record  # noqa: F401
 
 

@@ -20,7 +20,7 @@ from ..errors import PithError, show
 from ..report import file_json
 from ..safeio import NotRegularFile, read_regular
 from ..record.canonical import LoneSurrogate
-from ..record.verify import loads, verify_bundle, verify_record
+from ..record.verdict import loads, verify_bundle, verify_record
 
 if TYPE_CHECKING:
     from ..record.keys import Keyring
@@ -167,7 +167,7 @@ def _include_outcome(path: str, data: bytes, require_signature: bool,
     if problem is not None:
         return FileOutcome(path, "include", None, problem)
     text = data.decode("ascii")
-    from ..include.verify import verify_include_text
+    from ..include.validate import verify_include_text
 
     return verify_include_text(path, text, require_signature=require_signature,
                                keyring=keyring)
@@ -185,8 +185,8 @@ def verify_include_file(path: str, *, require_signature: bool = False,
 def read_pdf(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
     """``(bytes, None)`` of the PDF at *path*, read in one open (a FIFO or device is
     refused before it is opened); or ``(b"", outcome)`` when it cannot be read or is
-    larger than :data:`pith_tex.pdf.verify.MAX_PDF_BYTES`."""
-    from ..pdf.verify import MAX_PDF_BYTES
+    larger than :data:`pith_tex.pdf.claims.MAX_PDF_BYTES`."""
+    from ..pdf.claims import MAX_PDF_BYTES
 
     try:
         data = read_regular(path, MAX_PDF_BYTES)
@@ -200,8 +200,8 @@ def read_pdf(path: str) -> Tuple[bytes, Optional[FileOutcome]]:
 def verify_pdf_file(path: str, *, require_signature: bool = False,
                     keyring: Optional[Keyring] = None) -> Tuple[FileOutcome, bool]:
     """The outcome of the PDF at *path*, its bytes read once, and whether it makes no Pith
-    claim at all (:func:`pith_tex.pdf.verify.pdf_outcome`)."""
-    from ..pdf.verify import pdf_outcome
+    claim at all (:func:`pith_tex.pdf.claims.pdf_outcome`)."""
+    from ..pdf.claims import pdf_outcome
 
     data, failed = read_pdf(path)
     if failed is not None:
@@ -212,7 +212,7 @@ def verify_pdf_file(path: str, *, require_signature: bool = False,
 def verify_file(path: str, *, require_signature: bool = False,
                 keyring: Optional[Keyring] = None) -> FileOutcome:
     """Verify one file: ``.tex`` as an include, ``.pdf`` (or any file that starts as a
-    PDF does) as a compiled paper (:mod:`pith_tex.pdf.verify`), anything else as resolver
+    PDF does) as a compiled paper (:mod:`pith_tex.pdf.claims`), anything else as resolver
     JSON/bundle.  The file is opened once."""
     if is_pdf_name(path):
         return verify_pdf_file(path, require_signature=require_signature, keyring=keyring)[0]
@@ -220,7 +220,7 @@ def verify_file(path: str, *, require_signature: bool = False,
     if failed is not None:
         return failed
     if data.startswith(PDF_MAGIC):  # a PDF by another name, already read
-        from ..pdf.verify import verify_pdf_data
+        from ..pdf.claims import verify_pdf_data
 
         return verify_pdf_data(data, path, require_signature=require_signature,
                                keyring=keyring)
@@ -249,7 +249,7 @@ def verify_file_guarded(path: str, *, require_signature: bool = False) -> FileOu
 
 
 #: One PDF at a time in a process: pypdf's log handler and the warning filters that
-#: :func:`pith_tex.pdf.verify.read_claims_data` sets for the length of one reading are
+#: :func:`pith_tex.pdf.claims.read_claims_data` sets for the length of one reading are
 #: the process's, and the engines' child process answers one request at a time.
 _ONE_AT_A_TIME = threading.Lock()
 
@@ -258,8 +258,8 @@ def pdf_bytes_outcome(data: bytes, name: str, *, deadline: Optional[float] = Non
                       require_signature: bool = False,
                       keyring: Optional[Keyring] = None) -> Tuple[FileOutcome, bool]:
     """:func:`verify_pdf_bytes`'s outcome, and whether the PDF makes no Pith claim at all
-    (:func:`pith_tex.pdf.verify.pdf_outcome`)."""
-    from ..pdf.verify import pdf_outcome
+    (:func:`pith_tex.pdf.claims.pdf_outcome`)."""
+    from ..pdf.claims import pdf_outcome
 
     with _ONE_AT_A_TIME:
         try:

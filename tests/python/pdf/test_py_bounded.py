@@ -1,4 +1,4 @@
-"""The engines' bounds (pith_tex.pdf.bounded, pith_tex.pdf.gate's form draws): a PDF built to
+"""The engines' bounds (pith_tex.pdf.bounded, pith_tex.pdf.structure's form draws): a PDF built to
 exhaust memory or time costs ``verify`` a known amount and gets exit 3 with a message
 that says so.  The engines are real: PDFium renders the fan-outs until a bound stops it."""
 
@@ -19,7 +19,7 @@ import hostile_pdfs as H
 import recorded
 from pith_tex.pdf import bounded
 from pith_tex.pdf.bounded import EngineLimited
-from pith_tex.pdf.gate import MAX_DRAWS
+from pith_tex.pdf.structure import MAX_DRAWS
 
 V = recorded.vectors_with_record()[0]
 GB = 1 << 30

@@ -25,7 +25,7 @@ from pdfclaims import blank_pdf, claims, tampered, xmp_edited
 import texbuild
 from pith_tex.include.include import IncludeData, render
 from pith_tex.record.keys import Keyring
-from pith_tex.pdf.verify import verify_pdf, visible_numbers
+from pith_tex.pdf.claims import verify_pdf, visible_numbers
 from pith_tex.checks import ERROR, FAIL, OK, WARN
 
 VECTORS = recorded.vectors_with_record()

@@ -1,4 +1,4 @@
-"""The structural gate (pith_tex.pdf.gate): each refusal is met by the construct it names,
+"""The structural gate (pith_tex.pdf.structure): each refusal is met by the construct it names,
 in small PDFs written byte by byte, and honest papers from every TeX route pass it."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 import hostile_pdfs as H
 import recorded
-from pith_tex.pdf import gate as pdfgate
-from pith_tex.pdf.gate import refusals
+from pith_tex.pdf import structure as pdfgate
+from pith_tex.pdf.structure import refusals
 
 V = recorded.vectors_with_record()[0]
 

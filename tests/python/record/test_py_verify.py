@@ -14,7 +14,7 @@ from pith_tex.record.documents import parse_bundle_doc, parse_record_doc
 from pith_tex.errors import CouldNotCheck
 from pith_tex.record.keys import Keyring
 from pith_tex.checks import ERROR, FAIL, OK, worst
-from pith_tex.record.verify import verify_bundle, verify_record
+from pith_tex.record.verdict import verify_bundle, verify_record
 
 V = recorded.vectors_with_record()[0]
 N = V["number"]
@@ -202,7 +202,7 @@ def _include_text(v=V, signature_hex=None, key_id=None):
 
 
 def _verify_include(text, **kw):
-    from pith_tex.include.verify import verify_include_text
+    from pith_tex.include.validate import verify_include_text
     return verify_include_text("pith-number.tex", text, **kw)
 
 

@@ -31,7 +31,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from .bounded import page_one
-from .pageview import Box, EngineFailed, Glyph, PageOne, View, Word, raster_ink
+from .pageview import raster_ink
+from .views import Box, EngineFailed, Glyph, PageOne, View, Word
 from ..record.canonical import canon_sha256
 from ..title.compare import (DIFFERENT, FORMATTING, SAME, UNKNOWN, Comparison, compare,
                              normalise, shown)
@@ -700,7 +701,7 @@ def title_reading() -> Dict[str, Any]:
     """What :func:`pageview.page_one` must be asked for the title check to read the page
     (``page_one(data, **title_reading(), ...)``): the ink of the display text, the badge's
     place (never a title), and the page after a page of highlights."""
-    from .shown import BADGE_RE
+    from .visible import BADGE_RE
 
     return {"glyphs": GLYPHS, "then": front_matter, "ink": BADGE_RE}
 

@@ -27,7 +27,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from ..record.identifier import URL_BASE
-from .pageview import INK_DELTA, Box, PageOne, Raster, View, to_view
+from .pageview import INK_DELTA, to_view
+from .views import Box, PageOne, Raster, View
 from .links import Link, link_problem
 from ..errors import show
 from ..include.qr import qr_rows, qr_text

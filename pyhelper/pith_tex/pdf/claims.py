@@ -23,7 +23,7 @@ Around them (docs/verification.md says what each covers and what it cannot):
     definition of the Info object) gives each Pith key one value: a reader that picks
     another dictionary or another duplicate must not see another number.
 ``badge``, ``qr``, ``viewers``
-    what page 1 shows in the readers' engines, PDFium and poppler (:mod:`pith_tex.pdf.shown`
+    what page 1 shows in the readers' engines, PDFium and poppler (:mod:`pith_tex.pdf.visible`
     on :mod:`pith_tex.pdf.pageview`): the claimed ``pith:YYYY:NUM`` visibly, no other Pith
     Number in its text or its links, every link over the badge opening exactly the
     number's Pith page (:mod:`pith_tex.pdf.links`); a QR code that every engine's rendering
@@ -61,15 +61,15 @@ from ..record.documents import PDF_MAGIC
 from ..errors import show
 from ..record.identifier import URL_BASE
 from .bounded import page_one
-from .pageview import EngineFailed, PageOne
+from .views import EngineFailed, PageOne
 from .meta import XMP_KEYS, XMP_NS, Unreadable, info_values, text_value, xmp_values
 from .links import Link, link_areas, link_texts
 from .printed import Facts, facts, print_check
-from .shown import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
+from .visible import (BADGE_RE, MIN_FONT_PT, badge_check, meta_problem,
                        other_numbers, qr_check, viewers_check, visible_numbers)
 from ..record.signatures import verify_embedded
-from .gate import refusals
-from .title import GLYPHS, front_matter, pdf_title_checks
+from .structure import refusals
+from .pagetitle import GLYPHS, front_matter, pdf_title_checks
 from .xref import Unfollowable, stale_objects
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class PdfClaims(NamedTuple):
     #: The clickable areas of page 1 and what they open; a str when they could not be
     #: read.
     areas: Union[Tuple[Link, ...], str] = ()
-    #: Why the file reads two ways (:func:`pith_tex.pdf.gate.refusals`): not checked.
+    #: Why the file reads two ways (:func:`pith_tex.pdf.structure.refusals`): not checked.
     refused: Tuple[str, ...] = ()
     #: Page 1's annotations and reader-dependent layers, for the ``print`` check.
     printing: Optional[Facts] = None
