@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, List, NoReturn, Optional, Sequence
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
 from .. import DEFAULT_INCLUDE_NAME
-from ..checks import BUCKETS, VERDICTS, bucket, decisive
+from ..checks import BUCKETS, VERDICTS, FileOutcome, bucket, decisive
 from ..console import echo
 from ..errors import (EXIT_FAILED, EXIT_OK, CouldNotCheck, UsageError, VerificationFailed,
                       safe_name)
@@ -52,9 +52,52 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool,
         return archive_command(paths, require_signature, as_json, jobs, resume)
     if resume is not None:
         raise UsageError("--resume continues a run over tar archives (ARCHIVE.tar ...)")
+    files, listed, compact = _gather(paths)
+    results: List[Any] = []
+    none: List[str] = []  # PDFs found in a directory that carry no Pith Number
+    if compact:
+        files, counts, code, summary = _verify_many(
+            files, listed, none, results, require_signature, as_json,
+            cpus() if jobs is None else jobs)
+        if not files:
+            _nothing_to_verify(paths, none)
+    elif not files:
+        _nothing_to_verify(paths, none)
+    else:  # one file: every check, and the decisive one in the error line
+        one, code, summary = _verify_one(files[0], results, require_signature, as_json)
+        counts = [0, 0, 0]  # verified, failed, could not check
+        counts[bucket(code)] += 1
+    if as_json:
+        echo(dumps({
+            "command": "verify", "exit_code": code, "verdict": VERDICTS[code],
+            "summary": {"files": len(files), **dict(zip(BUCKETS, counts, strict=True))},
+            "files": results,
+            "no_pith_number": none,
+        }))
+    elif compact:
+        sys.stdout.write("%d file%s: %d verified, %d failed, %d could not be checked%s\n"
+                         % (len(files), "" if len(files) == 1 else "s", counts[0], counts[1],
+                            counts[2], "; %d PDF%s with no Pith Number" % (
+                                len(none), "" if len(none) == 1 else "s") if none else ""))
+    elif code == EXIT_OK:
+        # the state in the badge's words: a record without a signed receipt is "checked"
+        signature = None if one.outcome is None else one.outcome.signature
+        sys.stdout.write("checked (unsigned)\n" if one.kind in ("record", "bundle", "include",
+                                                               "pdf")
+                         and signature == "absent" else "verified\n")
+    sys.stdout.flush()
+    if code == EXIT_FAILED:
+        raise VerificationFailed("verification failed: " + summary)
+    if code != EXIT_OK:
+        raise CouldNotCheck("could not check: " + summary)
+    return code
+
+
+def _gather(paths: Sequence[str]) -> Tuple[List[str], List[str], bool]:
+    """(The files to verify, the PDFs among them found in a directory, whether the output
+    is compact: more than one path, or a directory)."""
     files: List[str] = []
     listed: List[str] = []  # the PDFs found in a directory: those with no claim go apart
-    none: List[str] = []  # PDFs found in a directory that carry no Pith Number
     compact = len(paths) > 1
     for p in paths:
         if os.path.isdir(p):
@@ -66,66 +109,49 @@ def verify_command(paths: Sequence[str], require_signature: bool, as_json: bool,
             files.extend(iter_json_files(p))
         else:
             files.append(p)
-    out = sys.stdout
-    results: List[Any] = []
-    if compact:
-        def on_none(path: str) -> None:
-            none.append(path)
-            if not as_json:
-                out.write(NONE_LINE % safe_name(path))
+    return files, listed, compact
 
-        # One write per batch of lines, not per line: with PYTHONUNBUFFERED every write
-        # is a system call.
-        counts, code = verify_paths(files, require_signature=require_signature,
-                                    as_json=as_json, jobs=cpus() if jobs is None else jobs,
-                                    sink=results.extend if as_json else out.write,
-                                    listed=listed, on_none=on_none)
-        gone = set(none)
-        files = [f for f in files if f not in gone]
-        summary = "%d of %d files failed verification, %d could not be checked" % (
-            counts[1], len(files), counts[2])
-        if not files:
-            _nothing_to_verify(paths, none)
-    elif not files:
-        _nothing_to_verify(paths, none)
-    else:  # one file: every check, and the decisive one in the error line
-        one = verify_file_guarded(files[0], require_signature=require_signature)
-        counts = [0, 0, 0]  # verified, failed, could not check
-        counts[bucket(one.exit_code)] += 1
-        code = one.exit_code
-        if as_json:
-            results.append(file_json(one))
-        else:
-            out.write(file_result(one) + "\n")
-        if one.outcome is None:
-            summary = "%s: %s" % (safe_name(one.path), one.error)
-        else:
-            bad = decisive(one.outcome.checks)
-            name = safe_name(one.path)
-            summary = "%s: %s: %s" % (name, bad.name, bad.detail) if bad else name
+
+def _verify_many(files: List[str], listed: List[str], none: List[str], results: List[Any],
+                 require_signature: bool, as_json: bool, jobs: int
+                 ) -> Tuple[List[str], List[int], int, str]:
+    """Verify *files*, one line each (into *results* with --json); the PDFs of *listed*
+    that carry no Pith Number go to *none* instead.  (The files verified, the counts
+    verified/failed/could not check, the exit code, the summary.)"""
+    out = sys.stdout
+
+    def on_none(path: str) -> None:
+        none.append(path)
+        if not as_json:
+            out.write(NONE_LINE % safe_name(path))
+
+    # One write per batch of lines, not per line: with PYTHONUNBUFFERED every write
+    # is a system call.
+    counts, code = verify_paths(files, require_signature=require_signature,
+                                as_json=as_json, jobs=jobs,
+                                sink=results.extend if as_json else out.write,
+                                listed=listed, on_none=on_none)
+    gone = set(none)
+    files = [f for f in files if f not in gone]
+    summary = "%d of %d files failed verification, %d could not be checked" % (
+        counts[1], len(files), counts[2])
+    return files, counts, code, summary
+
+
+def _verify_one(path: str, results: List[Any], require_signature: bool, as_json: bool
+                ) -> Tuple[FileOutcome, int, str]:
+    """Verify the one file at *path* with every check shown (into *results* with --json).
+    (Its outcome, the exit code, the summary: the decisive check for the error line.)"""
+    one = verify_file_guarded(path, require_signature=require_signature)
     if as_json:
-        echo(dumps({
-            "command": "verify", "exit_code": code, "verdict": VERDICTS[code],
-            "summary": {"files": len(files), **dict(zip(BUCKETS, counts, strict=True))},
-            "files": results,
-            "no_pith_number": none,
-        }))
-    elif compact:
-        out.write("%d file%s: %d verified, %d failed, %d could not be checked%s\n"
-                  % (len(files), "" if len(files) == 1 else "s", counts[0], counts[1], counts[2],
-                     "; %d PDF%s with no Pith Number" % (len(none), "" if len(none) == 1
-                                                        else "s") if none else ""))
-    elif code == EXIT_OK:
-        # the state in the badge's words: a record without a signed receipt is "checked"
-        signature = None if one.outcome is None else one.outcome.signature
-        out.write("checked (unsigned)\n" if one.kind in ("record", "bundle", "include", "pdf")
-                  and signature == "absent" else "verified\n")
-    out.flush()
-    if code == EXIT_FAILED:
-        raise VerificationFailed("verification failed: " + summary)
-    if code != EXIT_OK:
-        raise CouldNotCheck("could not check: " + summary)
-    return code
+        results.append(file_json(one))
+    else:
+        sys.stdout.write(file_result(one) + "\n")
+    if one.outcome is None:
+        return one, one.exit_code, "%s: %s" % (safe_name(one.path), one.error)
+    bad = decisive(one.outcome.checks)
+    name = safe_name(one.path)
+    return one, one.exit_code, "%s: %s: %s" % (name, bad.name, bad.detail) if bad else name
 
 
 def _nothing_to_verify(paths: Sequence[str], none: Sequence[str]) -> NoReturn:
