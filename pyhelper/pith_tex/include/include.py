@@ -285,6 +285,42 @@ _KEY_LINE_RE = re.compile(r"  ([a-z0-9-]+) = ([^,\n]*),\Z")
 _HEAD_RE = re.compile(r"\\pithrecord\{([^}]*)\}\{\Z")
 
 
+def _head_line(lines: List[str]) -> int:
+    """The index of the include's ``\\pithrecord{FORMAT}{`` line, checked; CouldNotCheck
+    when there is none or it names another format."""
+    head = next((i for i, line in enumerate(lines) if line.startswith("\\pithrecord")), None)
+    if head is None:
+        raise CouldNotCheck("no \\pithrecord{...}{...} in the file: not a pith-tex include")
+    m = _HEAD_RE.match(lines[head])
+    if not m:
+        raise CouldNotCheck("line %d: expected \\pithrecord{%d}{" % (head + 1, FORMAT_VERSION))
+    if m.group(1) != str(FORMAT_VERSION):
+        raise CouldNotCheck("include format %s is unknown to this pith-tex (it knows %d): "
+                            "update pith-tex or re-run pith-tex fetch"
+                            % (show(m.group(1)), FORMAT_VERSION))
+    return head
+
+
+def _key_values(lines: List[str], head: int) -> Dict[str, str]:
+    """The ``  key = value,`` lines after the head line *head*, up to the closing ``}``,
+    each key once; CouldNotCheck otherwise."""
+    unclosed = "the \\pithrecord{%d}{ is never closed by a '}' line" % FORMAT_VERSION
+    values: Dict[str, str] = {}
+    for j in range(head + 1, len(lines)):
+        line = lines[j]
+        if line == "}":
+            return values
+        if line == "" and j == len(lines) - 1:
+            raise CouldNotCheck(unclosed)
+        km = _KEY_LINE_RE.match(line)
+        if not km:
+            raise CouldNotCheck("line %d: expected '  key = value,' or '}'" % (j + 1))
+        if km.group(1) in values:
+            raise CouldNotCheck("line %d: key %s given twice" % (j + 1, km.group(1)))
+        values[km.group(1)] = km.group(2)
+    raise CouldNotCheck(unclosed)
+
+
 def parse_include(text: str) -> IncludeData:
     """Parse an include written by :func:`render`; raise :class:`CouldNotCheck` otherwise.
 
@@ -295,36 +331,8 @@ def parse_include(text: str) -> IncludeData:
     """
     text = text.replace("\r\n", "\n")
     lines = text.split("\n")
-    head = None
-    for i, line in enumerate(lines):
-        if line.startswith("\\pithrecord"):
-            head = i
-            break
-    if head is None:
-        raise CouldNotCheck("no \\pithrecord{...}{...} in the file: not a pith-tex include")
-    m = _HEAD_RE.match(lines[head])
-    if not m:
-        raise CouldNotCheck("line %d: expected \\pithrecord{%d}{" % (head + 1, FORMAT_VERSION))
-    if m.group(1) != str(FORMAT_VERSION):
-        raise CouldNotCheck("include format %s is unknown to this pith-tex (it knows %d): "
-                            "update pith-tex or re-run pith-tex fetch"
-                            % (show(m.group(1)), FORMAT_VERSION))
-    unclosed = "the \\pithrecord{%d}{ is never closed by a '}' line" % FORMAT_VERSION
-    values = {}
-    for j in range(head + 1, len(lines)):
-        line = lines[j]
-        if line == "}":
-            break
-        if line == "" and j == len(lines) - 1:
-            raise CouldNotCheck(unclosed)
-        km = _KEY_LINE_RE.match(line)
-        if not km:
-            raise CouldNotCheck("line %d: expected '  key = value,' or '}'" % (j + 1))
-        if km.group(1) in values:
-            raise CouldNotCheck("line %d: key %s given twice" % (j + 1, km.group(1)))
-        values[km.group(1)] = km.group(2)
-    else:
-        raise CouldNotCheck(unclosed)
+    head = _head_line(lines)
+    values = _key_values(lines, head)
     missing = [k for k in _NEED if k not in values]
     if missing:
         raise CouldNotCheck("the include has no %s key" % missing[0])
