@@ -590,21 +590,11 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     if problem is not None:
         return FileOutcome(path, "pdf", Outcome(number, [Check("pdf", ERROR, problem)]))
     raw = info["PithRecord"]
-    why = None
-    record: Any = None
     if len(raw) > MAX_RECORD_BYTES:
         return FileOutcome(path, "pdf", Outcome(number, [Check(
             "canonical", FAIL, "PithRecord is larger than %d KiB: not the canonical JSON of "
             "any record (white space or padding around it?)" % (MAX_RECORD_BYTES >> 10))]))
-    try:
-        record = canonical.loads_strict(raw)
-        why = None if type(record) is dict else "not a JSON object"
-    except canonical.LoneSurrogate as e:
-        why = "not JSON (%s)" % e.msg
-    except ValueError as e:
-        why = "not JSON (%s)" % e.__class__.__name__
-    except RecursionError:
-        why = "not JSON (nested too deeply)"
+    record, why = _record_of(raw)
     if why is not None:
         return FileOutcome(path, "pdf", Outcome(number, [Check(
             "pdf", ERROR, "PithRecord is %s; %s" % (why, _FETCH))]))
@@ -612,60 +602,18 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
     out = verify_embedded("the PDF", display, info["PithSHA256"], record, key_id, sig_hex,
                           require_signature=require_signature, keyring=keyring)
     signed = key_id is not None or sig_hex is not None
-    if claims.duplicates:
-        m = re.search(r"byte (0x[0-9a-f]+) for key (\S+)", claims.duplicates[0])
-        where = ("%s at byte %s" % (show(m.group(2), 40), m.group(1)) if m
-                 else show(claims.duplicates[0], 100))
-        more = len(claims.duplicates) - 1
-        first = Check("pdf", FAIL, "the PDF writes a key twice in one dictionary (%s%s): "
-                      "pypdf reads the first value, poppler and viewers the last, so what "
-                      "they show may differ from what was checked"
-                      % (where, ", and %d more" % more if more else ""))
-    else:
-        first = Check("pdf", OK, "%d page%s, with the Pith metadata of a %s include"
-                      % (claims.pages, "" if claims.pages == 1 else "s",
-                         "signed" if signed else "verified, unsigned"))
-    checks = [first,
-              _canonical_check(raw, record), *out.checks]
+    checks = [_pdf_check(claims, signed), _canonical_check(raw, record), *out.checks]
     if claims.refused:  # what page 1 shows depends on the reader: nothing to vouch for
         more = len(claims.refused) - 1
         checks.insert(1, Check("structure", ERROR, "%s%s; what readers see cannot be vouched "
                                "for" % (claims.refused[0], " (and %d more)" % more if more
                                         else "")))
     number = out.number or number
-    url = info["PithURL"]
-    if number is None:
-        checks.append(Check("url", ERROR, "not checked: PithNumber %s is not pith:YYYY:NUMBER"
-                            % show(display)))
-    elif url == URL_BASE + number:
-        checks.append(Check("url", OK, "PithURL is %s" % url))
-    else:
-        checks.append(Check("url", FAIL, "PithURL is %s, not %s%s"
-                            % (show(url, 80), URL_BASE, number)))
-    if out.fields is None:
-        checks.append(Check("arxiv", ERROR, "not checked: the record is unreadable"))
-    else:
-        want = "%sv%d" % (out.fields.arxiv_id, out.fields.arxiv_version)
-        if info["PithArXiv"] == want:
-            checks.append(Check("arxiv", OK, "PithArXiv is %s, as in the record" % want))
-        else:
-            checks.append(Check("arxiv", FAIL, "PithArXiv is %s, but the record is %s"
-                                % (show(info["PithArXiv"]), want)))
+    checks.append(_url_check(info["PithURL"], number, display))
+    checks.append(_arxiv_check(info["PithArXiv"], out))
     checks.append(_state_check(info["PithVerification"], signed, out))
     checks.append(_info_check(claims))
-    if claims.page is None:
-        why = "not checked: could not read page 1 (%s)" % claims.page_error
-        checks.append(Check("badge", ERROR, why))
-        checks.append(Check("qr", ERROR, why))
-    else:
-        checks.append(viewers_check(claims.page))
-        if number is None:
-            checks.append(Check("badge", ERROR, "not checked: no Pith Number to look for"))
-            checks.append(Check("qr", ERROR, "not checked: no Pith Number to look for"))
-        else:
-            checks.append(badge_check(claims.page, number, year, claims.links, claims.areas))
-            checks.append(qr_check(claims.page, number, claims.areas))
-            checks.append(print_check(claims.page, claims.printing, number))
+    checks.extend(_page_checks(claims, number, year))
     if claims.xmp is not None:
         checks.append(_xmp_check(claims.xmp, info, number, year))
     if out.fields is not None:  # is the PDF the record's paper? (issue 20, pdftitle)
@@ -674,6 +622,69 @@ def verify_claims(path: str, claims: PdfClaims, *, require_signature: bool = Fal
                                        claims.page, claims.page_error,
                                        accepted=info.get("PithAcceptedTitle")))
     return FileOutcome(path, "pdf", out._replace(number=number, checks=checks))
+
+
+def _record_of(raw: str) -> Tuple[Any, Optional[str]]:
+    """(The record PithRecord *raw* holds, None; or None and why it holds none)."""
+    try:
+        record = canonical.loads_strict(raw)
+    except canonical.LoneSurrogate as e:
+        return None, "not JSON (%s)" % e.msg
+    except ValueError as e:
+        return None, "not JSON (%s)" % e.__class__.__name__
+    except RecursionError:
+        return None, "not JSON (nested too deeply)"
+    return record, None if type(record) is dict else "not a JSON object"
+
+
+def _pdf_check(claims: PdfClaims, signed: bool) -> Check:
+    """The ``pdf`` line: the pages and the kind of include, or a key written twice."""
+    if not claims.duplicates:
+        return Check("pdf", OK, "%d page%s, with the Pith metadata of a %s include"
+                     % (claims.pages, "" if claims.pages == 1 else "s",
+                        "signed" if signed else "verified, unsigned"))
+    m = re.search(r"byte (0x[0-9a-f]+) for key (\S+)", claims.duplicates[0])
+    where = ("%s at byte %s" % (show(m.group(2), 40), m.group(1)) if m
+             else show(claims.duplicates[0], 100))
+    more = len(claims.duplicates) - 1
+    return Check("pdf", FAIL, "the PDF writes a key twice in one dictionary (%s%s): "
+                 "pypdf reads the first value, poppler and viewers the last, so what "
+                 "they show may differ from what was checked"
+                 % (where, ", and %d more" % more if more else ""))
+
+
+def _url_check(url: str, number: Optional[str], display: str) -> Check:
+    if number is None:
+        return Check("url", ERROR, "not checked: PithNumber %s is not pith:YYYY:NUMBER"
+                     % show(display))
+    if url == URL_BASE + number:
+        return Check("url", OK, "PithURL is %s" % url)
+    return Check("url", FAIL, "PithURL is %s, not %s%s" % (show(url, 80), URL_BASE, number))
+
+
+def _arxiv_check(arxiv: str, out: Outcome) -> Check:
+    if out.fields is None:
+        return Check("arxiv", ERROR, "not checked: the record is unreadable")
+    want = "%sv%d" % (out.fields.arxiv_id, out.fields.arxiv_version)
+    if arxiv == want:
+        return Check("arxiv", OK, "PithArXiv is %s, as in the record" % want)
+    return Check("arxiv", FAIL, "PithArXiv is %s, but the record is %s" % (show(arxiv), want))
+
+
+def _page_checks(claims: PdfClaims, number: Optional[str], year: Optional[int]
+                 ) -> List[Check]:
+    """What page 1 shows: the viewers, the badge, the QR code, the print view."""
+    if claims.page is None:
+        why = "not checked: could not read page 1 (%s)" % claims.page_error
+        return [Check("badge", ERROR, why), Check("qr", ERROR, why)]
+    if number is None:
+        return [viewers_check(claims.page),
+                Check("badge", ERROR, "not checked: no Pith Number to look for"),
+                Check("qr", ERROR, "not checked: no Pith Number to look for")]
+    return [viewers_check(claims.page),
+            badge_check(claims.page, number, year, claims.links, claims.areas),
+            qr_check(claims.page, number, claims.areas),
+            print_check(claims.page, claims.printing, number)]
 
 
 def _xmp_check(xmp: Union[Dict[str, List[str]], str], info: Dict[str, str],
