@@ -367,6 +367,40 @@ def _shows(reader: Any, data: bytes, number: str) -> Tuple[Optional[str], Option
     return None, unread
 
 
+def _info_keys(raw: Any) -> Tuple[Dict[str, str], List[str]]:
+    """(The Pith keys of the Info dictionary *raw* with a text value, the Pith keys whose
+    value is not text)."""
+    info: Dict[str, str] = {}
+    bad: List[str] = []
+    if raw is not None:
+        for key in PITH_KEYS:
+            name = "/" + key
+            if name in raw:
+                value = text_value(raw[name])
+                if value is None:
+                    bad.append(key)
+                else:
+                    info[key] = value
+    return info, bad
+
+
+def _engines_read(data: bytes, page: Any, deadline: Optional[float]
+                  ) -> Tuple[Optional[PageOne], Optional[str]]:
+    """(Page 1 of *data* as the engines show it, None; or None and why it is not known)."""
+    try:
+        view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS, glyphs=GLYPHS,
+                        then=front_matter, deadline=deadline)
+    except EngineFailed as e:
+        return None, str(e)
+    if "/Contents" in page and not any(v.words for v in view.views):
+        # content that no engine reads any text from (undecodable, a bomb of white
+        # space): whether the badge is there is not known; a page with no content at all
+        # is only blank
+        return None, ("page 1 has content, but neither %s shows any text in it"
+                      % " nor ".join(v.engine.replace("pdfium", "PDFium") for v in view.views))
+    return view, None
+
+
 def _read_claims(data: bytes, duplicates: _Duplicates,
                  readers: Optional[List[Any]] = None, engines: bool = True,
                  deadline: Optional[float] = None) -> PdfClaims:
@@ -380,18 +414,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
         if reader.is_encrypted:
             raise UnreadablePdf("the PDF is encrypted: pith-tex reads only unencrypted "
                                 "PDFs")
-        raw = reader.metadata
-        info: Dict[str, str] = {}
-        bad: List[str] = []
-        if raw is not None:
-            for key in PITH_KEYS:
-                name = "/" + key
-                if name in raw:
-                    value = text_value(raw[name])
-                    if value is None:
-                        bad.append(key)
-                    else:
-                        info[key] = value
+        info, bad = _info_keys(reader.metadata)
         page, pages = _first_page(reader)
     except UnreadablePdf:
         raise
@@ -437,20 +460,7 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
             # could not read (a decompression bomb, say) is not handed to it
             page_error = "not read, as the XMP packet could not be (%s)" % xmp
         else:
-            try:
-                view = page_one(data, ink=BADGE_RE, meta=PITH_KEYS, glyphs=GLYPHS,
-                                then=front_matter, deadline=deadline)
-            except EngineFailed as e:
-                page_error = str(e)
-            if view is not None and "/Contents" in page and not any(
-                    v.words for v in view.views):
-                # content that no engine reads any text from (undecodable, a bomb of
-                # white space): whether the badge is there is not known; a page with no
-                # content at all is only blank
-                page_error = ("page 1 has content, but neither %s shows any text in it"
-                              % " nor ".join(v.engine.replace("pdfium", "PDFium")
-                                             for v in view.views))
-                view = None
+            view, page_error = _engines_read(data, page, deadline)
     return PdfClaims(info, pages, view, page_error, tuple(bad), info_all, xmp, links,
                      tuple(duplicates.found), areas, refused,
                      None if view is None else facts(page))
