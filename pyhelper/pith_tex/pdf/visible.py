@@ -488,6 +488,68 @@ def _covered(box: Box, areas: Sequence[Box]) -> bool:
                for x in (box[0] + (box[2] - box[0]) * k / 4 for k in range(5)))
 
 
+def _not_pith_code(page: PageOne, want: str, number: str) -> Optional[Check]:
+    """A FAIL when the code that decodes to *want* is not pith.sty's, module for module."""
+    rows = qr_rows(number)
+    modules = len(rows)
+    # the code drawn is pith.sty's, module for module, in the engine that reads it best
+    # (an anti-aliased rendering may blur a module or two in one engine, never the same
+    # ones in both: a module really changed differs in every engine)
+    diffs = []
+    for view in page.views:
+        for text, corners in zip(view.codes, view.code_corners, strict=False):
+            if text != want or view.raster is None:
+                continue
+            side = max(c[0] for c in corners) - min(c[0] for c in corners)
+            if side < 2.5 * modules:
+                continue  # under 2.5 pixels a module: not read module for module here
+            got = _modules(view, corners, modules)
+            diffs.append((min(sum(a != b for r, g in zip(t, got, strict=False) for a, b in zip(r, g, strict=False))
+                              for t in _turns(rows)) if got else modules * modules, view))
+    if diffs and min(d for d, _ in diffs) > 0:
+        diff, view = min(diffs, key=lambda dv: dv[0])
+        return Check("qr", FAIL, "page 1's QR code decodes to %s, but it is not pith.sty's "
+                     "code of it (%d of its %d modules differ in %s's rendering, the "
+                     "closest: a scanner corrects them, or reads another code where more "
+                     "differ); if its include came from an older pith-tex, run pith-tex "
+                     "fetch and recompile" % (want, diff, modules * modules, _name(view)))
+    return None
+
+
+def _too_small(page: PageOne, want: str, number: str) -> Optional[Check]:
+    """A FAIL when the code of *want* is drawn with modules too small to scan."""
+    modules = len(qr_rows(number))
+    # the size as PDFium measures it (pageview renders the code again at 600 dpi for it;
+    # anti-aliasing widens a code by a fraction of a pixel there, hence the 0.5 %: pith.sty's
+    # smallest qr-size, 9.25 mm, gives modules of exactly the floor, measured 0.8 % over it,
+    # and 9 mm modules are measured 2 % under it)
+    first = page.views[0]
+    boxes = [b for c, b in zip(first.codes, first.code_boxes, strict=False) if c == want]
+    small = [b for b in boxes if (b[2] - b[0]) / modules < MIN_QR_MODULE_PT * 0.995]
+    if small:
+        b = small[0]
+        return Check("qr", FAIL, "the QR code of %s is drawn too small to scan: %.2f mm a "
+                     "module, less than %.2f mm (pith.sty's qr-size: 9.25 mm or more)"
+                     % (want, (b[2] - b[0]) / modules * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
+    return None
+
+
+def _link_over_code(page: PageOne, want: str, number: str,
+                    areas: Union[Tuple[Link, ...], str]) -> Optional[Check]:
+    """An ERROR when page 1's links cannot be read, a FAIL when one over the code of
+    *want* opens something else."""
+    if isinstance(areas, str):
+        return Check("qr", ERROR, "not checked: could not read page 1's links (%s)" % areas)
+    view = page.views[0]
+    here = [b for c, b in zip(view.codes, view.code_boxes, strict=False) if c == want]
+    for link in areas:  # a click on the code must open what it encodes
+        spot = to_view(view.crop, view.rotation, link.box)
+        problem = link_problem(link, number) if any(_overlaps(spot, b) for b in here) else None
+        if problem is not None:
+            return Check("qr", FAIL, "a link over the QR code of %s %s" % (want, problem))
+    return None
+
+
 def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) -> Check:
     want = qr_text(number)
     why = unreadable(page)
@@ -519,50 +581,10 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
                      "viewer" % "; ".join(
                          "%s's rendering decodes to %s" % (_name(v), want) if v in having else
                          "%s's rendering has no QR code" % _name(v) for v in page.views))
-    rows = qr_rows(number)
-    modules = len(rows)
-    # the code drawn is pith.sty's, module for module, in the engine that reads it best
-    # (an anti-aliased rendering may blur a module or two in one engine, never the same
-    # ones in both: a module really changed differs in every engine)
-    diffs = []
-    for view in page.views:
-        for text, corners in zip(view.codes, view.code_corners, strict=False):
-            if text != want or view.raster is None:
-                continue
-            side = max(c[0] for c in corners) - min(c[0] for c in corners)
-            if side < 2.5 * modules:
-                continue  # under 2.5 pixels a module: not read module for module here
-            got = _modules(view, corners, modules)
-            diffs.append((min(sum(a != b for r, g in zip(t, got, strict=False) for a, b in zip(r, g, strict=False))
-                              for t in _turns(rows)) if got else modules * modules, view))
-    if diffs and min(d for d, _ in diffs) > 0:
-        diff, view = min(diffs, key=lambda dv: dv[0])
-        return Check("qr", FAIL, "page 1's QR code decodes to %s, but it is not pith.sty's "
-                     "code of it (%d of its %d modules differ in %s's rendering, the "
-                     "closest: a scanner corrects them, or reads another code where more "
-                     "differ); if its include came from an older pith-tex, run pith-tex "
-                     "fetch and recompile" % (want, diff, modules * modules, _name(view)))
-    # the size as PDFium measures it (pageview renders the code again at 600 dpi for it;
-    # anti-aliasing widens a code by a fraction of a pixel there, hence the 0.5 %: pith.sty's
-    # smallest qr-size, 9.25 mm, gives modules of exactly the floor, measured 0.8 % over it,
-    # and 9 mm modules are measured 2 % under it)
-    first = page.views[0]
-    boxes = [b for c, b in zip(first.codes, first.code_boxes, strict=False) if c == want]
-    small = [b for b in boxes if (b[2] - b[0]) / modules < MIN_QR_MODULE_PT * 0.995]
-    if small:
-        b = small[0]
-        return Check("qr", FAIL, "the QR code of %s is drawn too small to scan: %.2f mm a "
-                     "module, less than %.2f mm (pith.sty's qr-size: 9.25 mm or more)"
-                     % (want, (b[2] - b[0]) / modules * 25.4 / 72, MIN_QR_MODULE_PT * 25.4 / 72))
-    if isinstance(areas, str):
-        return Check("qr", ERROR, "not checked: could not read page 1's links (%s)" % areas)
-    view = page.views[0]
-    here = [b for c, b in zip(view.codes, view.code_boxes, strict=False) if c == want]
-    for link in areas:  # a click on the code must open what it encodes
-        spot = to_view(view.crop, view.rotation, link.box)
-        problem = link_problem(link, number) if any(_overlaps(spot, b) for b in here) else None
-        if problem is not None:
-            return Check("qr", FAIL, "a link over the QR code of %s %s" % (want, problem))
+    found = (_not_pith_code(page, want, number) or _too_small(page, want, number)
+             or _link_over_code(page, want, number, areas))
+    if found is not None:
+        return found
     return Check("qr", OK, "page 1's QR code decodes to %s in %s's rendering%s"
                  % (want, " and ".join(_name(v) for v in page.views), _said(page)))
 
