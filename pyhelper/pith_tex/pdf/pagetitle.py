@@ -613,6 +613,46 @@ def _accepted_line(seen: Sequence[Seen], accepted: str, theirs: str,
                     theirs or " another (by its hash)", engines))
 
 
+def _title_line(results: List[Tuple[str, str, Comparison]], name: str, theirs: str,
+                note: str, missing: str, *, accepted: Optional[str],
+                record_title: Optional[str], source: str) -> Check:
+    """The ``title`` line from each engine's (engine, title, comparison) *results*: the
+    first different one fails, an unknown one warns, else the same (up to formatting)."""
+    worst = next((r for r in results if r[2].kind == DIFFERENT), None)
+    if worst is not None:
+        engine, title, _ = worst
+        if accepted is not None:
+            return Check("title", FAIL, "different: this PDF is titled %s; the number is "
+                         "for%s, and the title its author accepted is %s (PithAcceptedTitle) "
+                         "(%s reads %s so): if the title changed again, run pith-tex "
+                         "fetch --accept-title again and recompile"
+                         % (shown(title), theirs or " another title (by its hash)",
+                            shown(accepted), engine, name))
+        return Check("title", FAIL, "different: this PDF is titled %s; the number is for%s "
+                     "(%s reads %s so; another paper's number?)%s"
+                     % (shown(title), theirs or " another title (by its hash)", engine,
+                        name, note))
+    unknown = next((r for r in results if r[2].kind == UNKNOWN), None)
+    if unknown is not None:
+        engine, title, _ = unknown
+        return Check("title", WARN, "not checked: this PDF is titled %s (%s) and the "
+                     "record's title text is not at hand (a PDF made by an older pith.sty "
+                     "has no PithTitle, and fetch has not cached the record here): the "
+                     "hash alone cannot tell a reformatted title from another paper's%s"
+                     % (shown(title), engine, missing))
+    engines = " and ".join(e for e, _, _ in results)
+    if all(r[2].kind == SAME for r in results):
+        return Check("title", OK, "same: %s's title is the record's title %s (%s%s; as "
+                     "%s show it)%s" % (name, shown(results[0][1]), "" if record_title is None
+                                        else source + "; ", results[0][2].how, engines,
+                                        missing))
+    diff = next(r for r in results if r[2].kind == FORMATTING)
+    return Check("title", OK, "same up to formatting: %s's title %s is the record's "
+                 "title%s (%s; as %s show it)%s"
+                 % (name, shown(diff[1]), theirs, "; ".join(diff[2].differences) or diff[2].how,
+                    engines, missing))
+
+
 def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[str],
                     where: str, *, source: str, accepted: Optional[str] = None) -> Check:
     """The ``title`` line for page 1 (or the title page after it, :func:`title_page`) as
@@ -662,39 +702,8 @@ def title_from_page(page: PageOne, canon: Optional[str], record_title: Optional[
         line = _accepted_line(seen, accepted, theirs, name)
         if line is not None:
             return line
-    worst = next((r for r in results if r[2].kind == DIFFERENT), None)
-    if worst is not None:
-        engine, title, _ = worst
-        if accepted is not None:
-            return Check("title", FAIL, "different: this PDF is titled %s; the number is "
-                         "for%s, and the title its author accepted is %s (PithAcceptedTitle) "
-                         "(%s reads %s so): if the title changed again, run pith-tex "
-                         "fetch --accept-title again and recompile"
-                         % (shown(title), theirs or " another title (by its hash)",
-                            shown(accepted), engine, name))
-        return Check("title", FAIL, "different: this PDF is titled %s; the number is for%s "
-                     "(%s reads %s so; another paper's number?)%s"
-                     % (shown(title), theirs or " another title (by its hash)", engine,
-                        name, note))
-    unknown = next((r for r in results if r[2].kind == UNKNOWN), None)
-    if unknown is not None:
-        engine, title, _ = unknown
-        return Check("title", WARN, "not checked: this PDF is titled %s (%s) and the "
-                     "record's title text is not at hand (a PDF made by an older pith.sty "
-                     "has no PithTitle, and fetch has not cached the record here): the "
-                     "hash alone cannot tell a reformatted title from another paper's%s"
-                     % (shown(title), engine, missing))
-    engines = " and ".join(e for e, _, _ in results)
-    if all(r[2].kind == SAME for r in results):
-        return Check("title", OK, "same: %s's title is the record's title %s (%s%s; as "
-                     "%s show it)%s" % (name, shown(results[0][1]), "" if record_title is None
-                                        else source + "; ", results[0][2].how, engines,
-                                        missing))
-    diff = next(r for r in results if r[2].kind == FORMATTING)
-    return Check("title", OK, "same up to formatting: %s's title %s is the record's "
-                 "title%s (%s; as %s show it)%s"
-                 % (name, shown(diff[1]), theirs, "; ".join(diff[2].differences) or diff[2].how,
-                    engines, missing))
+    return _title_line(results, name, theirs, note, missing, accepted=accepted,
+                       record_title=record_title, source=source)
 
 
 def title_reading() -> Dict[str, Any]:
