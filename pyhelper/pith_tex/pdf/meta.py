@@ -257,6 +257,66 @@ def info_values(data: bytes, reader: Any, keys: Tuple[str, ...]) -> Dict[str, Li
     return out
 
 
+def _prop_name(uri: str, local: str) -> Optional[str]:
+    """The name a property of the namespace *uri* is gathered under (None: not ours)."""
+    if uri == XMP_NS:
+        return XMP_KEYS.get(local, "pith:" + local)
+    if uri == DC_NS and local == "identifier":
+        return "dc:identifier"
+    return None
+
+
+class _XmpValues:
+    """expat's handlers that gather the values of :func:`xmp_values` into :attr:`out`."""
+
+    def __init__(self) -> None:
+        self.out: Dict[str, List[str]] = {}
+        # One frame per open element: (property name it contributes to or None, text
+        # parts, [whether a child element appeared, whether an rdf:resource/rdf:value
+        # gave a value]).
+        self.stack: List[Tuple[Optional[str], List[str], List[bool]]] = []
+
+    def add(self, name: str, value: str) -> None:
+        values = self.out.setdefault(name, [])
+        if len(values) < 64:
+            values.append(value.strip())
+
+    def start(self, tag: str, attrs: Dict[str, str]) -> None:
+        uri, _, local = tag.rpartition(" ")
+        if self.stack:
+            self.stack[-1][2][0] = True
+        for a, v in attrs.items():  # attribute form: <rdf:Description pith:number="...">
+            auri, _, alocal = a.rpartition(" ")
+            name = _prop_name(auri, alocal)
+            if name is not None:
+                self.add(name, v)
+        here = _prop_name(uri, local)
+        inherited = self.stack[-1][0] if self.stack else None
+        owner = here or inherited
+        given = False
+        if owner is not None:
+            for key in (RDF_NS + " resource", RDF_NS + " value"):
+                if key in attrs:
+                    self.add(owner, attrs[key])
+                    given = True
+        self.stack.append((owner, [], [False, given]))
+
+    def end(self, tag: str) -> None:
+        owner, parts, flags = self.stack.pop()
+        if owner is not None and not flags[0]:  # a leaf: its text is a value
+            text = "".join(parts)
+            if text.strip() or not flags[1]:
+                self.add(owner, text)
+
+    def chars(self, text: str) -> None:
+        if self.stack:
+            self.stack[-1][1].append(text)
+
+
+def _refuse_dtd(*args: Any) -> None:
+    raise Unreadable("the XMP packet has a DTD (<!DOCTYPE>): refused, no entity is expanded")
+
+
 def xmp_values(data: bytes) -> Dict[str, List[str]]:
     """Every ``pith:`` property (by the Info key it mirrors, or ``pith:NAME`` for one
     pith.sty never writes) and every ``dc:identifier`` in the XMP packet *data*.
@@ -264,68 +324,17 @@ def xmp_values(data: bytes) -> Dict[str, List[str]]:
     a DTD."""
     if len(data) > MAX_XMP_BYTES:
         raise Unreadable("the XMP packet is larger than %d MiB" % (MAX_XMP_BYTES >> 20))
-    out: Dict[str, List[str]] = {}
-    # One frame per open element: (property name it contributes to or None, text parts,
-    # [whether a child element appeared, whether an rdf:resource/rdf:value gave a value]).
-    stack: List[Tuple[Optional[str], List[str], List[bool]]] = []
-
-    def prop_name(uri: str, local: str) -> Optional[str]:
-        if uri == XMP_NS:
-            return XMP_KEYS.get(local, "pith:" + local)
-        if uri == DC_NS and local == "identifier":
-            return "dc:identifier"
-        return None
-
-    def add(name: str, value: str) -> None:
-        values = out.setdefault(name, [])
-        if len(values) < 64:
-            values.append(value.strip())
-
-    def start(tag: str, attrs: Dict[str, str]) -> None:
-        uri, _, local = tag.rpartition(" ")
-        if stack:
-            stack[-1][2][0] = True
-        for a, v in attrs.items():  # attribute form: <rdf:Description pith:number="...">
-            auri, _, alocal = a.rpartition(" ")
-            name = prop_name(auri, alocal)
-            if name is not None:
-                add(name, v)
-        here = prop_name(uri, local)
-        inherited = stack[-1][0] if stack else None
-        owner = here or inherited
-        given = False
-        if owner is not None:
-            for key in (RDF_NS + " resource", RDF_NS + " value"):
-                if key in attrs:
-                    add(owner, attrs[key])
-                    given = True
-        stack.append((owner, [], [False, given]))
-
-    def end(tag: str) -> None:
-        owner, parts, flags = stack.pop()
-        if owner is not None and not flags[0]:  # a leaf: its text is a value
-            text = "".join(parts)
-            if text.strip() or not flags[1]:
-                add(owner, text)
-
-    def chars(text: str) -> None:
-        if stack:
-            stack[-1][1].append(text)
-
-    def refuse(*args: Any) -> None:
-        raise Unreadable("the XMP packet has a DTD (<!DOCTYPE>): refused, no entity is "
-                         "expanded")
-
+    values = _XmpValues()
     p = xml.parsers.expat.ParserCreate(namespace_separator=" ")
     p.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    p.StartDoctypeDeclHandler = refuse
-    p.EntityDeclHandler = refuse
-    p.StartElementHandler = start
-    p.EndElementHandler = end
-    p.CharacterDataHandler = chars
+    p.StartDoctypeDeclHandler = _refuse_dtd
+    p.EntityDeclHandler = _refuse_dtd
+    p.StartElementHandler = values.start
+    p.EndElementHandler = values.end
+    p.CharacterDataHandler = values.chars
     try:
         p.Parse(data, True)
     except xml.parsers.expat.ExpatError as e:
         raise Unreadable("the XMP packet is not well-formed XML (%s)"
                          % xml.parsers.expat.ErrorString(e.code)) from e
-    return out
+    return values.out
