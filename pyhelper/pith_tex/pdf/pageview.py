@@ -182,23 +182,13 @@ def _core(b: Box) -> Box:
     return (b[0] + d, b[1] + d, b[2] - d, b[3] - d)
 
 
-def _paints(raw: Any, page: Any, textpage: Any, kept: Any, part: Any,
-            measure: Sequence[Box], width: float,
-            height: float, crop: Box, rotation: int, *, among_part: bool = False
-            ) -> Tuple[bool, ...]:
-    """Whether each character of *part* (some of *kept*, PDFium's characters of page 1 as
-    :func:`_pdfium_chars` gives them, white space left out) paints: page 1 is rendered
-    (annotations included) with and without the text objects that carry *part*'s
-    characters, and a character paints when the two renderings differ clearly inside its
-    box in *measure*, and no other character of *kept* is drawn over its middle (another
-    glyph on it makes it unreadable however its own glyph paints; *among_part*: the
-    characters of *part* count as others to each other too, and only letters and digits
-    over letters and digits count, another one than itself: an accent or a stroke
-    composed over a letter, or a letter drawn twice for a bold, leaves it readable)."""
+def _with_and_without(raw: Any, page: Any, textpage: Any, part: Any, width: float,
+                      height: float) -> Optional[Tuple[Box, float, int, int, bytes, bytes]]:
+    """The region around *part*'s characters rendered with and without the text objects
+    that carry them: (region, scale, width and height in pixels, pixels with, pixels
+    without); None when there is nothing to render."""
     import ctypes
 
-    if not part:
-        return ()
     boxes = [c[2] for c in part]
     objects: Dict[int, object] = {}
     for c in part:
@@ -210,7 +200,7 @@ def _paints(raw: Any, page: Any, textpage: Any, kept: Any, part: Any,
               min(width, max(b[2] for b in boxes) + 1),
               min(height, max(b[3] for b in boxes) + 1))
     if region[2] - region[0] < 0.5 or region[3] - region[1] < 0.5 or not objects:
-        return (False,) * len(part)
+        return None
     least = max(0.1, min(b[3] - b[1] for b in boxes))
     scale = max(DPI / 72.0, INK_HEIGHT / least)
     area = (region[2] - region[0]) * (region[3] - region[1])
@@ -226,6 +216,29 @@ def _paints(raw: Any, page: Any, textpage: Any, kept: Any, part: Any,
         for obj, mode in modes:
             if mode >= 0:
                 raw.FPDFTextObj_SetTextRenderMode(obj, mode)
+    return region, scale, w, h, before, after
+
+
+def _paints(raw: Any, page: Any, textpage: Any, kept: Any, part: Any,
+            measure: Sequence[Box], width: float,
+            height: float, crop: Box, rotation: int, *, among_part: bool = False
+            ) -> Tuple[bool, ...]:
+    """Whether each character of *part* (some of *kept*, PDFium's characters of page 1 as
+    :func:`_pdfium_chars` gives them, white space left out) paints: page 1 is rendered
+    (annotations included) with and without the text objects that carry *part*'s
+    characters, and a character paints when the two renderings differ clearly inside its
+    box in *measure*, and no other character of *kept* is drawn over its middle (another
+    glyph on it makes it unreadable however its own glyph paints; *among_part*: the
+    characters of *part* count as others to each other too, and only letters and digits
+    over letters and digits count, another one than itself: an accent or a stroke
+    composed over a letter, or a letter drawn twice for a bold, leaves it readable)."""
+
+    if not part:
+        return ()
+    renders = _with_and_without(raw, page, textpage, part, width, height)
+    if renders is None:
+        return (False,) * len(part)
+    region, scale, w, h, before, after = renders
 
     # (the glyphs' own, tight boxes: loose ones of the lines above and below touch)
     def tight(i: int) -> Box:
