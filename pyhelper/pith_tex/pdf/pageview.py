@@ -431,13 +431,7 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
         if pages < 1 + index:
             raise EngineFailed("PDFium finds no page %d in the PDF" % (index + 1))
         page = pdf[index]
-        # the crop box in user space (l, b, r, t), inherited from the page tree where the
-        # page has none (pypdfium2's get_cropbox falls back to US Letter then)
-        rect = raw.FS_RECTF()
-        if not raw.FPDF_GetPageBoundingBox(page.raw, rect):
-            raise EngineFailed("PDFium cannot read page 1's crop box")
-        crop = (float(min(rect.left, rect.right)), float(min(rect.bottom, rect.top)),
-                float(max(rect.left, rect.right)), float(max(rect.bottom, rect.top)))
+        crop = _crop_box(raw, page)
         rotation = int(page.get_rotation())
         width, height = page.get_size()
         textpage = page.get_textpage()
@@ -476,13 +470,28 @@ def _pdfium_views(data: bytes, *, dpi: float, ink: Optional[Pattern[str]],
                   tuple(c[1] for c in found if c[0] is None), raster,
                   tuple(c[2] for c in codes), marks=marks, glyphs=tested,
                   read=reads, unread=unread)
-    if printing is None:
-        return screen, None
-    if printing.pixels == raster.pixels:  # the same pixels hold the same codes
-        return screen, screen._replace(engine="pdfium-print", ink=(), read=(), raster=printing)
+    return screen, None if printing is None else _printed_view(screen, printing)
+
+
+def _crop_box(raw: Any, page: Any) -> Box:
+    """The crop box in user space (l, b, r, t), inherited from the page tree where the
+    page has none (pypdfium2's get_cropbox falls back to US Letter then)."""
+    rect = raw.FS_RECTF()
+    if not raw.FPDF_GetPageBoundingBox(page.raw, rect):
+        raise EngineFailed("PDFium cannot read page 1's crop box")
+    return (float(min(rect.left, rect.right)), float(min(rect.bottom, rect.top)),
+            float(max(rect.left, rect.right)), float(max(rect.bottom, rect.top)))
+
+
+def _printed_view(screen: View, printing: Raster) -> View:
+    """PDFium's view of the page as printed: the *screen* view with the print rendering
+    *printing* and the QR codes read from it."""
+    if screen.raster is not None and printing.pixels == screen.raster.pixels:
+        # the same pixels hold the same codes
+        return screen._replace(engine="pdfium-print", ink=(), read=(), raster=printing)
     found = qr_found(printing)
-    codes = [c for c in found if c[0] is not None]
-    return screen, screen._replace(
+    codes = [(text, box, corners) for text, box, corners in found if text is not None]
+    return screen._replace(
         engine="pdfium-print", codes=tuple(c[0] for c in codes), ink=(), read=(), raster=printing,
         code_boxes=tuple(c[1] for c in codes), code_corners=tuple(c[2] for c in codes),
         unreadable=tuple(c[1] for c in found if c[0] is None))
