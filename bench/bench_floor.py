@@ -15,7 +15,6 @@ against the floor measured in the same interleaved series:
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -50,26 +49,12 @@ def compiled_paper(tmp: Path, vectors, body: str = "Some text.", name: str = "pa
     return b.pdf
 
 
-def distinct_papers(vectors, out: Path, n: int) -> None:
-    """*n* one-page papers with pith.sty's badge, each carrying its own genuine record."""
-    import texbuild
-    from pith_tex.include.include import IncludeData, render
+def distinct_papers(out: Path, n: int) -> None:
+    """*n* one-page papers with pith.sty's badge, each carrying its own genuine record
+    (tests/support/archives.py builds them, as for the archive tests and bench_scale)."""
+    import archives
 
-    base = next(v for v in vectors if v.get("canonical_record"))
-    out.mkdir()
-    for i in range(n):
-        v = R.varied(base, i)
-        include = render(IncludeData(v["number"], v["year"], v["canonical_hash"],
-                                     v["canonical_record"], "absent")).decode("ascii")
-        source = ("\\documentclass{article}\n\\usepackage{pith}\n\\usepackage{hyperref}\n"
-                  "\\pithnumber{%s}\n\\title{Paper %d}\\author{A. Author}\\date{}\n"
-                  "\\begin{document}\n\\maketitle\nSome text.\n\\end{document}\n"
-                  % (v["number"], i))
-        b = texbuild.compile_tex(out.parent / "build" / str(i), source, "pdflatex",
-                                 include=include, max_runs=1)
-        if not b.ok:
-            raise RuntimeError(b.describe())
-        shutil.copy(b.pdf, out / ("%03d.pdf" % i))
+    archives.distinct_pdfs(out, n, 0)
 
 
 def _row(name: str, cpu: float, base: float, wall: float, base_wall: float,
@@ -96,7 +81,7 @@ def run():
             rows.append(_row(f"pith-tex verify PDF, {label}, CPU", c_v, c_f, t_v, t_f))
 
         pdfs = tmp / "pdfs"
-        distinct_papers(vectors, pdfs, N_PDFS)
+        distinct_papers(pdfs, N_PDFS)
         B.run_once(pt + ["verify", str(pdfs)])  # all verify, and the page cache is warm
         (t_v, c_v), (t_f, c_f) = B.interleaved_stats(
             [pt + ["verify", str(pdfs)], FLOOR + [str(pdfs)]], n=DIR_RUNS, warmup=0)

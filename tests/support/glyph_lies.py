@@ -229,9 +229,25 @@ def badge_box_pdf(pdf: Path, text: str) -> Tuple[float, float, float, float]:
 STENCIL_DPI = 600
 
 
-def under_stencil(src: Path, dst: Path, work: Path) -> Path:
+def stencil(bits: bytes, w: int, h: int) -> Any:
+    """An image mask (a stencil: 1 bit a pixel, 0 paints) of *w* x *h* pixels *bits*, as a
+    pypdf stream to add to a PDF."""
     from pypdf.generic import (ArrayObject, BooleanObject, NameObject, NumberObject,
                                StreamObject)
+
+    s = StreamObject()
+    s._data = bits
+    s.update({NameObject("/Type"): NameObject("/XObject"),
+              NameObject("/Subtype"): NameObject("/Image"),
+              NameObject("/Width"): NumberObject(w), NameObject("/Height"): NumberObject(h),
+              NameObject("/ImageMask"): BooleanObject(True),
+              NameObject("/BitsPerComponent"): NumberObject(1),
+              NameObject("/Decode"): ArrayObject([NumberObject(1), NumberObject(0)])})
+    return s
+
+
+def under_stencil(src: Path, dst: Path, work: Path) -> Path:
+    from pypdf.generic import NameObject
 
     data, a, b, _font, num = _badge(src)
     other = swapped(num.decode())
@@ -262,14 +278,7 @@ def under_stencil(src: Path, dst: Path, work: Path) -> Path:
     content = data[:a] + faint + data[b:end + 2] + b"\n" + image + b"\n" + data[end + 2:]
 
     def edit(wr: Any) -> None:
-        s = StreamObject()
-        s._data = bits
-        s.update({NameObject("/Type"): NameObject("/XObject"),
-                  NameObject("/Subtype"): NameObject("/Image"),
-                  NameObject("/Width"): NumberObject(w), NameObject("/Height"): NumberObject(h),
-                  NameObject("/ImageMask"): BooleanObject(True),
-                  NameObject("/BitsPerComponent"): NumberObject(1),
-                  NameObject("/Decode"): ArrayObject([NumberObject(1), NumberObject(0)])})
+        s = stencil(bits, w, h)
         res = wr.pages[0]["/Resources"]
         from pypdf.generic import DictionaryObject
 

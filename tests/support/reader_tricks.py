@@ -66,9 +66,8 @@ def badge_rect(src: Path) -> Tuple[float, float, float, float]:
 
 def empty_box_cover(src: Path, dst: Path, work: Path) -> Path:
     from pypdf import PdfReader
-    from pypdf.generic import (ArrayObject, BooleanObject, DecodedStreamObject,
-                               DictionaryObject, FloatObject, NameObject, NumberObject,
-                               StreamObject)
+    from pypdf.generic import (ArrayObject, DecodedStreamObject,
+                               DictionaryObject, FloatObject, NameObject, NumberObject)
 
     rect = badge_rect(src)
     height = float(PdfReader(str(src)).pages[0].mediabox.height)
@@ -79,14 +78,7 @@ def empty_box_cover(src: Path, dst: Path, work: Path) -> Path:
         width, tall, w * 72 / STENCIL_DPI, h * 72 / STENCIL_DPI)
 
     def edit(wr: Any) -> None:
-        image = StreamObject()
-        image._data = bits
-        image.update({NameObject("/Type"): NameObject("/XObject"),
-                      NameObject("/Subtype"): NameObject("/Image"),
-                      NameObject("/Width"): NumberObject(w), NameObject("/Height"): NumberObject(h),
-                      NameObject("/ImageMask"): BooleanObject(True),
-                      NameObject("/BitsPerComponent"): NumberObject(1),
-                      NameObject("/Decode"): ArrayObject([NumberObject(1), NumberObject(0)])})
+        image = G.stencil(bits, w, h)
         ap = DecodedStreamObject()
         ap.set_data(content)
         ap.update({NameObject("/Type"): NameObject("/XObject"),
