@@ -1,7 +1,6 @@
-"""The body of ``pith-tex verify``, shared by the fast entry point (:mod:`pith_tex.cli`)
-and the click command line (:mod:`pith_tex.cli.commands`): files and directories
-(:func:`verify_command`), or tar archives of PDFs (:func:`archive_command`, JSON Lines
-with ``--json``)."""
+"""The body of ``pith-tex verify``, which the click command (:mod:`pith_tex.cli.commands`)
+calls: files and directories (:func:`verify_command`), or tar archives of PDFs
+(:func:`archive_command`, JSON Lines with ``--json``)."""
 
 from __future__ import annotations
 
