@@ -36,7 +36,7 @@ PY
 echo "floors: $(echo $PINS)"
 "${PIP[@]}" $PINS
 "${PIP[@]}" --no-deps -e .
-"${PIP[@]}" pytest pytest-xdist hypothesis
+"${PIP[@]}" pytest pytest-xdist hypothesis fonttools  # fonttools: tests/support/reader_tricks.py builds a TrueType program
 "$VENV/bin/python" -m pip check
 PYTHONPATH="$PWD/pyhelper" "$VENV/bin/python" -m pytest -q -m hostile -n "${FLOORS_WORKERS:-2}" \
   tests/python tests/resolver
