@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import io
 import re
-import unicodedata
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..checks import Check, ERROR, FAIL, OK, WARN
 from .bounded import page_one
+from .accents import ACCENTS, COMBINING_RE, accented
 from .pageview import raster_ink
 from .views import Box, EngineFailed, Glyph, PageOne, View, Word
 from ..record.canonical import canon_sha256
@@ -235,17 +235,8 @@ def pieces(view: View, zones: Sequence[Box] = (), glyphs: Sequence[Glyph] = (),
         return _pdfium_pieces(view, zones)
     # poppler composes an accent with its letter as a combining mark (OT1's \"{\i}: a
     # dotless i and a diaeresis, which no normal form makes an i with one)
-    return [p._replace(text=_accented(p.text)) if _COMBINING_RE.search(p.text) else p
+    return [p._replace(text=accented(p.text)) if COMBINING_RE.search(p.text) else p
             for p in _poppler_pieces(view, zones, glyphs, words)]
-
-
-_COMBINING_RE = re.compile("[\u0300-\u036f]")
-
-
-def _accented(text: str) -> str:
-    """*text* with its combining marks composed, a dotless letter under one dotted."""
-    return unicodedata.normalize("NFC", re.sub("[\u0131\u0237](?=[\u0300-\u036f])",
-                                               lambda m: _DOTLESS[m.group(0)], text))
 
 
 def _alnum(text: str) -> bool:
@@ -319,15 +310,6 @@ def _spaced(segment: Sequence[Piece]) -> Optional[float]:
     return (gaps[k] + gaps[k + 1]) / 2 if step > WORD_GAP else None
 
 
-#: Spacing accents a font without composed letters (TeX's OT1: ``\\`{a}``, ``\\"o``) draws
-#: over or under a letter as a glyph of its own, and the combining mark each stands for.
-ACCENTS = {"`": "\u0300", "\u00b4": "\u0301", "^": "\u0302", "\u02c6": "\u0302",
-           "~": "\u0303", "\u02dc": "\u0303", "\u00af": "\u0304", "\u02c9": "\u0304",
-           "\u02d8": "\u0306", "\u02d9": "\u0307", "\u00a8": "\u0308", "\u02da": "\u030a",
-           "\u02dd": "\u030b", "\u02c7": "\u030c", "\u00b8": "\u0327", "\u02db": "\u0328"}
-_DOTLESS = {"\u0131": "i", "\u0237": "j"}  # \'{\i}: the accent replaces the dot
-
-
 def _composed(line: Sequence[Piece]) -> List[Piece]:
     """*line* (sorted across) with each spacing accent drawn over or under a letter joined
     to it as the accented letter (OT1's ``\\`{a}`` is two glyphs, "a`" or "`a" in the
@@ -345,7 +327,7 @@ def _composed(line: Sequence[Piece]) -> List[Piece]:
             continue
         j = near[0]
         base = kept[j]
-        letter = _accented(base.text + ACCENTS[p.text])
+        letter = accented(base.text + ACCENTS[p.text])
         kept[j] = Piece(letter, _union(base.box, p.box), base.size)
         del kept[k]
     return kept
