@@ -280,22 +280,20 @@ def _first_page(reader: Any) -> Tuple[Any, int]:
     return None, 0
 
 
-def read_claims(path: str, *, engines: bool = True) -> PdfClaims:
-    """The Pith claims of the PDF at *path* (*engines* False: its metadata only, page 1
-    unread).  Raises :class:`UnreadablePdf` (with a one-line reason) for a file that is
-    not a complete, readable, unencrypted PDF."""
-    return read_claims_data(_read_file(path), engines=engines)
+def read_claims(path: str) -> PdfClaims:
+    """The Pith claims of the PDF at *path*.  Raises :class:`UnreadablePdf` (with a
+    one-line reason) for a file that is not a complete, readable, unencrypted PDF."""
+    return read_claims_data(_read_file(path))
 
 
-def read_claims_data(data: bytes, *, deadline: Optional[float] = None,
-                     engines: bool = True) -> PdfClaims:
+def read_claims_data(data: bytes, *, deadline: Optional[float] = None) -> PdfClaims:
     """The Pith claims of the PDF *data* (see :func:`read_claims`); the engines reading
     page 1 stop at *deadline* (a :func:`time.monotonic` value; None:
     :data:`pith_tex.pdf.bounded.SECONDS` from now)."""
     data = checked_pdf_bytes(data)
     readers: List[Any] = []
     with _quiet_pypdf() as reports:
-        claims = _read_claims(data, reports, readers, engines, deadline)
+        claims = _read_claims(data, reports, readers, deadline)
         stale = _stale(data, readers)
     _check_cross_references(reports, stale)
     return claims
@@ -402,11 +400,10 @@ def _engines_read(data: bytes, page: Any, deadline: Optional[float]
 
 
 def _read_claims(data: bytes, duplicates: _Duplicates,
-                 readers: Optional[List[Any]] = None, engines: bool = True,
+                 readers: Optional[List[Any]] = None,
                  deadline: Optional[float] = None) -> PdfClaims:
     """The claims of the PDF *data*, read with pypdf (see :func:`read_claims`); the
-    reader is appended to *readers* when given.  *engines* False: the metadata only
-    (Info, every revision's Info, XMP), without the gate and page 1's reading."""
+    reader is appended to *readers* when given."""
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if readers is not None:
@@ -432,9 +429,9 @@ def _read_claims(data: bytes, duplicates: _Duplicates,
     except Exception as e:  # noqa: BLE001 -- pypdf raises any type on a hostile PDF
         info_all = "%s: %s" % (type(e).__name__, show(str(e), 60))
     xmp = _xmp_claims(reader)
-    if not engines or _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
-        # the metadata only; or nothing can be verified, and reading the page would be
-        # wasted (the claims still tell a PDF that claims nothing: carries_pith)
+    if _pdf_problem(PdfClaims(info, pages, not_text=tuple(bad))) is not None:
+        # nothing can be verified, and reading the page would be wasted (the claims
+        # still tell a PDF that claims nothing: carries_pith)
         return PdfClaims(info, pages, None, None, tuple(bad), info_all, xmp)
     costly: List[str] = []
     refused = tuple(refusals(data, reader, costly))
