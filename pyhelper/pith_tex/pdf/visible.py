@@ -550,6 +550,18 @@ def _link_over_code(page: PageOne, want: str, number: str,
     return None
 
 
+def _unreadable_codes(view: View, want: str) -> List[Box]:
+    """The symbols zxing-cpp finds in *view*'s rendering but cannot decode that stand for
+    pith.sty's code of *want*: all of them when the rendering decodes no such code, else
+    those over the code it decodes (a damaged or covered part of it).  Finder patterns
+    that line up elsewhere, in two columns of body text say, are no code a reader scans,
+    and the code that is there reads."""
+    here = [b for c, b in zip(view.codes, view.code_boxes, strict=False) if c == want]
+    if not here:
+        return list(view.unreadable)
+    return [u for u in view.unreadable if any(_overlaps(u, b) for b in here)]
+
+
 def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) -> Check:
     want = qr_text(number)
     why = unreadable(page)
@@ -569,7 +581,7 @@ def qr_check(page: PageOne, number: str, areas: Union[Tuple[Link, ...], str]) ->
         return Check("qr", OK, "page 1 has no QR code of pith.sty's (the qr option draws "
                      "one) and none that decodes to anything else" + _said(page))
     for view in page.views:
-        if view.unreadable:
+        if _unreadable_codes(view, want):
             return Check("qr", FAIL, "page 1 shows a QR code that cannot be read (zxing-cpp "
                          "finds it in %s's rendering but cannot decode it: damaged, covered "
                          "or clipped): a scanner does not reach %s" % (_name(view), want))

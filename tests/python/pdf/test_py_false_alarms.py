@@ -158,3 +158,20 @@ def test_a_small_badge_on_a_full_beamer_title_frame_verifies(tmp_path, route):
     code, doc = verify(b.pdf)
     badge = checks(doc)["badge"]
     assert code == 0 and badge["status"] == "ok", badge
+
+
+def test_an_undecodable_symbol_away_from_the_qr_code_verifies(tmp_path):
+    # finder patterns that line up in the body (a figure here; two columns of text in an
+    # xelatex paper did it too) are no code a reader scans while pith.sty's own code
+    # reads: the qr option's code verifies beside them
+    from pith_tex.pdf.pageview import page_one
+
+    src = H.source(N).replace("Some text of the paper.",
+                              "Some text of the paper.\n" + _finder_figure())
+    pdf = compiled(tmp_path, src)
+    page = page_one(pdf.read_bytes())
+    assert any(v.unreadable for v in page.views), page.views
+    assert all(v.codes for v in page.views), page.views
+    code, doc = verify(pdf)
+    assert code == 0, checks(doc)
+    assert checks(doc)["qr"]["status"] == "ok", checks(doc)["qr"]
