@@ -14,16 +14,22 @@ LATEX = $(CURDIR)/latex
 
 .PHONY: example test lint test-floors bench docs ctan clean
 
+# pith.sty is generated from its literate source latex/pith.dtx by docstrip (latex/pith.ins),
+# never edited or committed; whatever reads it depends on it.
+STY = latex/pith.sty
+$(STY): latex/pith.dtx latex/pith.ins
+	cd latex && pdftex -interaction=batchmode pith.ins >/dev/null || { tail -n 20 pith.log; exit 1; }
+
 # The example is built the way an author builds: verify first, then compile.
 # TEXINPUTS points at latex/ so the repository's pith.sty is used, not a copy.
-example:
+example: $(STY)
 	cd $(PAPER) && TEXINPUTS=$(LATEX): $(PITH_TEX) fetch --offline --resolver $(MIRROR) -o pith-number.tex
 	cd $(PAPER) && export TEXINPUTS=$(LATEX): && $(call COMPILE,main.tex) && $(call COMPILE,main.tex)
 	pdfinfo -custom $(PAPER)/main.pdf | grep -i '^Pith'
 	$(PITH_TEX) verify $(PAPER)/main.pdf
 	@echo "built $(PAPER)/main.pdf"
 
-test:
+test: $(STY)
 	$(PYTHON) -m pytest -n auto
 
 # Types (mypy, strict), lint (ruff: pyflakes, bugbear, no blind except) and the import
@@ -34,22 +40,23 @@ lint:
 	$(LINT_IMPORTS)
 
 # The hostile tests again, with every dependency at the lowest version pyproject allows.
-test-floors:
+test-floors: $(STY)
 	PYTHON=$(PYTHON) bash scripts/test-floors.sh
 
-bench:
+bench: $(STY)
 	$(PYTHON) bench/run.py
 
-# The manual (latex/pith.pdf): its pictures are real output, the demo pages in
-# latex/docs/ (each sets only public pith.sty options) compiled first, then the
-# manual rerun until its references and table of contents settle.
+# The manual and the documented implementation (latex/pith.pdf), typeset from pith.dtx by
+# l3build (latex/build.lua): the demo pages in latex/docs/ (each sets only public pith.sty
+# options), the manual's pictures, are compiled first; the manual is rerun until it settles.
 docs:
-	bash scripts/manual.sh latex
+	cd latex && l3build doc
 
-# The CTAN upload (pith.sty, the manual's source and PDF, a CTAN README, the licence):
-# build/ctan/pith.zip.
+# The CTAN upload (pith.dtx, pith.ins, the LaTeXML binding, the manual and its pictures, a
+# CTAN README, the licence), made by l3build after its checks: build/ctan/pith.zip.
 ctan:
-	bash scripts/ctan.sh build/ctan
+	cd latex && l3build ctan
+	mkdir -p build/ctan && mv latex/pith.zip build/ctan/pith.zip
 
 clean:
 	git clean -fdX

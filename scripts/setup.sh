@@ -62,4 +62,7 @@ fi
 if ! (cd tests/pdfjs && npm ls --silent >/dev/null 2>&1); then
   (cd tests/pdfjs && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+# pith.sty is generated from its literate source latex/pith.dtx (docstrip, latex/pith.ins):
+# the tests, the example and the wheel read the generated file.
+make -s latex/pith.sty
 echo "setup.sh: ready; pith-tex is .venv/bin/pith-tex (make example, make test use it)"

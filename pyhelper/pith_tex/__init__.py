@@ -21,8 +21,8 @@ Outcome), ``safeio`` (regular files, capped reads), ``atomic`` (file replacement
 ``console`` (exit statuses), ``report`` (text and JSON output).
 """
 
-#: The one version of pith-tex and of the pith.sty it ships (pith.sty's \ProvidesExplPackage
-#: says the same; tests/python/test_py_version.py enforces it, scripts/set-version.sh
+#: The one version of pith-tex and of the pith.sty it ships (pith.dtx's \ProvidesExplPackage
+#: says the same; tests/python/test_py_version.py enforces it, `l3build tag` in latex/
 #: changes both).  Used by ``--version``, the HTTP User-Agent and the wheel's metadata.
 __version__ = "1.1.0"
 

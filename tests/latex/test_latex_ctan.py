@@ -1,7 +1,7 @@
-"""``make ctan`` (scripts/ctan.sh): the zip CTAN accepts, with the one version everywhere.
+"""``make ctan`` (``l3build ctan``): the zip CTAN accepts, with the one version everywhere.
 
-The script compiles the manual in a scratch copy; the test reads the zip back and the
-manual's first page with poppler."""
+l3build runs in a copy of latex/ (it typesets the manual and runs its checks there); the
+test reads the zip back and the manual's first pages with poppler."""
 
 from __future__ import annotations
 
@@ -11,23 +11,31 @@ import zipfile
 from pathlib import Path
 
 import pith_tex
-from test_latex_docs import toc_problems
-from texbuild import ROOT, tool
+from test_latex_docs import latex_copy, toc_problems
+from texbuild import tool
+
+
+def _ctan(tmp_path: Path) -> Path:
+    work = latex_copy(tmp_path)
+    r = subprocess.run([tool("l3build"), "ctan"], cwd=work, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, errors="replace", timeout=900)
+    assert r.returncode == 0, r.stdout[-4000:]
+    return work / "pith.zip"
 
 
 def test_ctan_zip(tmp_path: Path) -> None:
-    tool("pdflatex")
     tool("pdftotext")
-    r = subprocess.run(["bash", str(ROOT / "scripts" / "ctan.sh"), str(tmp_path)],
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
-    with zipfile.ZipFile(tmp_path / "pith.zip") as z:
+    zip_path = _ctan(tmp_path)
+    with zipfile.ZipFile(zip_path) as z:
         names = {n for n in z.namelist() if not n.endswith("/")}
-        assert {"pith/pith.sty", "pith/pith.tex", "pith/pith.pdf", "pith/README.md",
-                "pith/LICENSE"} <= names
+        assert {"pith/pith.dtx", "pith/pith.ins", "pith/pith.sty.ltxml", "pith/pith.pdf",
+                "pith/README.md", "pith/LICENSE"} <= names
         assert all(n.startswith("pith/") for n in names)
         assert not [n for n in names if n.endswith((".log", ".aux", ".toc", ".out"))]
-        assert z.read("pith/pith.sty") == (ROOT / "latex" / "pith.sty").read_bytes()
+        # The source, not a generated file: CTAN builds pith.sty from pith.dtx.
+        assert "pith/pith.sty" not in names
+        work = zip_path.parent
+        assert z.read("pith/pith.dtx") == (work / "pith.dtx").read_bytes()
         readme = z.read("pith/README.md").decode()
         assert "Version: %s (" % pith_tex.__version__ in readme
         assert "Project Public License" in z.read("pith/LICENSE").decode()
@@ -40,32 +48,34 @@ def test_ctan_zip(tmp_path: Path) -> None:
 
 
 def test_ctan_zip_builds_its_manual_with_its_one_command(tmp_path: Path) -> None:
-    """Unpacked, the zip rebuilds its manual with the one command its README gives, with
-    the right table of contents, and names no file that is not in it."""
+    """Unpacked, the zip generates pith.sty and rebuilds its manual with the one command
+    line its README gives, with the right table of contents, and names no file that is
+    not in it."""
     tool("latexmk")
-    r = subprocess.run(["bash", str(ROOT / "scripts" / "ctan.sh"), str(tmp_path)],
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
-    with zipfile.ZipFile(tmp_path / "pith.zip") as z:
+    zip_path = _ctan(tmp_path)
+    with zipfile.ZipFile(zip_path) as z:
         z.extractall(tmp_path / "u")
     pkg = tmp_path / "u" / "pith"
     readme = (pkg / "README.md").read_text()
     commands = re.findall(r"```sh\n\s*(.*?)\n\s*```", readme, re.S)
     assert len(commands) == 1 and len(commands[0].strip().splitlines()) == 1, readme
     (pkg / "pith.pdf").unlink()
-    r = subprocess.run(commands[0].split() + ["-interaction=nonstopmode"], cwd=pkg,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(["bash", "-c", commands[0].strip() + " -interaction=nonstopmode"],
+                       cwd=pkg, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=600)
     assert r.returncode == 0, r.stdout[-3000:]
+    assert (pkg / "pith.sty").is_file()
     assert toc_problems(pkg / "pith.pdf") == []
     # Every picture of every badge form is in the zip, source and PDF.
     for form in ("verified", "checked", "unverified", "monochrome", "small", "large"):
         assert (pkg / "docs" / ("badge-%s.pdf" % form)).is_file(), form
     for page in ("title", "qr", "corner", "twocolumn", "fallback"):
         assert (pkg / "docs" / ("page-%s.pdf" % page)).is_file(), page
-    # No file named that is not in the zip: pith.tex, the README and pith.sty's header.
+    # No file named that is not in the zip: pith.dtx, the README and pith.sty's header.
     sty = (pkg / "pith.sty").read_text()
     header = sty[:re.search(r"^[^%\n]", sty, re.M).start()]
-    for name, text in (("pith.tex", (pkg / "pith.tex").read_text()), ("README.md", readme),
+    manual = (pkg / "pith.dtx").read_text().split("% \\begin{implementation}")[0]
+    for name, text in (("pith.dtx's manual", manual), ("README.md", readme),
                        ("pith.sty header", header)):
         for ref in set(re.findall(r"\bdocs/[\w.*-]+\.(?:md|tex|pdf)\b", text)):
             ref = re.sub(r"[A-Z]{3,}", "*", ref)  # docs/badge-STATE.tex: any state

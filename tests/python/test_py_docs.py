@@ -24,11 +24,23 @@ from pith_tex.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[2]
 STY = (ROOT / "latex" / "pith.sty").read_text(encoding="utf-8")
-MANUAL = (ROOT / "latex" / "pith.tex").read_text(encoding="utf-8")
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+def _manual_text() -> str:
+    """The user manual: the documentation part of latex/pith.dtx, without the comment
+    character that starts each of its lines."""
+    dtx = (ROOT / "latex" / "pith.dtx").read_text(encoding="utf-8")
+    part = dtx[dtx.index("% \\begin{documentation}"):dtx.index("% \\begin{implementation}")]
+    return "\n".join(re.sub(r"^% ?", "", line) for line in part.splitlines())
+
+
+MANUAL = _manual_text()
+
+
 def _read(rel: str) -> str:
+    if rel == "latex/pith.dtx":
+        return MANUAL
     return (ROOT / rel).read_text(encoding="utf-8")
 
 
@@ -210,7 +222,7 @@ def _passage(where: str) -> str:
                          if line.startswith("|"))
     pattern = {
         "README.md": r"switches on by\s+itself in the review modes of(.*?)IJCAI",
-        "latex/pith.tex": r"switched on by itself in the\s+review modes of(.*?)IJCAI",
+        "latex/pith.dtx": r"switched on by itself in the\s+review modes of(.*?)IJCAI",
         "docs/pith-sty.md": r"on by itself in the review modes of([^|]*)",
         "docs/html.md": r"read the same switches as\s+`\\__pith_anon_venue:` \((.*?)\), in",
     }[where]
@@ -219,7 +231,7 @@ def _passage(where: str) -> str:
     return m.group(1)
 
 
-@pytest.mark.parametrize("where", ["README.md", "latex/pith.tex", "docs/pith-sty.md",
+@pytest.mark.parametrize("where", ["README.md", "latex/pith.dtx", "docs/pith-sty.md",
                                    "docs/badge.md", "docs/html.md"])
 def test_review_venues_are_the_ones_pith_sty_detects(where: str) -> None:
     assert _venues_named(_passage(where)) == _sty_venues(), where
@@ -276,7 +288,7 @@ def test_options_in_pith_sty_md_are_pith_sty_keys() -> None:
 def test_one_kernel_floor_everywhere() -> None:
     floor = re.search(r"\\@ifl@t@r\\fmtversion\{(\d{4}-\d{2}-\d{2})\}", STY).group(1)
     assert "pith needs %s or later" % floor in STY
-    texts = {p: _read(p) for p in ["README.md", "README-PyPI.md", "latex/pith.tex",
+    texts = {p: _read(p) for p in ["README.md", "README-PyPI.md", "latex/pith.dtx",
                                    "latex/README-CTAN.md"] + [
         str(f.relative_to(ROOT)) for f in sorted((ROOT / "docs").glob("*.md"))]}
     patterns = [r"kernel (?:from |of )?(\d{4}-\d{2}(?:-\d{2})?) or (?:newer|later)",

@@ -115,7 +115,7 @@ def test_pith_sty_reads_an_include_of_its_own_or_an_older_pith_tex(tmp_path: Pat
 
 # The include's bytes for the README's record (without the version line), and the keys
 # pith.sty reads, under the version that first wrote them.  A change of the include format
-# changes the fingerprint: move the version (scripts/set-version.sh) and record the new
+# changes the fingerprint: move the version (`l3build tag` in latex/) and record the new
 # fingerprint under the new version, so that an older pith.sty refuses the new include by
 # its version (include-newer) instead of stopping on an unknown key.
 FORMAT_FINGERPRINTS = {
@@ -141,7 +141,7 @@ def _format_fingerprint() -> str:
 def test_a_new_include_format_moves_the_version() -> None:
     assert FORMAT_FINGERPRINTS.get(pith_tex.__version__) == _format_fingerprint(), (
         "the include format (or the keys pith.sty reads) changed: move the version with "
-        "scripts/set-version.sh and record the new fingerprint under the new version")
+        "`l3build tag` (in latex/) and record the new fingerprint under the new version")
 
 
 def _fetch(paper: Path, tmp_path: Path, **extra: str) -> "subprocess.CompletedProcess[str]":
