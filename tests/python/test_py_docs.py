@@ -197,6 +197,11 @@ def test_the_mirror_readme_commands_run(tmp_path: Path) -> None:
 def _sty_venues() -> Set[str]:
     """The names pith.sty's log line gives for each venue it detects."""
     names = set(re.findall(r"\\__pith_anon:n \{ ([A-Za-z]+) \}", STY))
+    # the venue table both of pith.sty's paths read: {SWITCH}{WHEN}{LABEL}{LATEXML}
+    table = re.search(r"^\\def\\c__pith_venues_tl\{%\n(.*?)^\}$", STY, re.S | re.M)
+    assert table, "pith.sty has no venue table"
+    names |= set(re.findall(r"^  \{[^{}]*\}\{[^{}]*\}\{([A-Za-z]+) (?:submission|review|"
+                            r"rebuttal|anonymous|mask)\}", table.group(1), re.M))
     names |= set(re.findall(r"\{ ([A-Za-z]+)~(?:submission|review|rebuttal|anonymous|mask) \}",
                             STY))
     names.discard("option")  # option~anonymous: the option, not a venue
