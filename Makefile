@@ -14,10 +14,11 @@ LATEX = $(CURDIR)/latex
 
 .PHONY: example test lint test-floors bench docs ctan clean
 
-# pith.sty is generated from its literate source latex/pith.dtx by docstrip (latex/pith.ins),
-# never edited or committed; whatever reads it depends on it.
-STY = latex/pith.sty
-$(STY): latex/pith.dtx latex/pith.ins
+# pith.sty and its LaTeXML binding pith.sty.ltxml are generated from their literate source
+# latex/pith.dtx by docstrip (latex/pith.ins), never edited or committed; whatever reads
+# them depends on them.
+STY = latex/pith.sty latex/pith.sty.ltxml
+$(STY) &: latex/pith.dtx latex/pith.ins
 	cd latex && pdftex -interaction=batchmode pith.ins >/dev/null || { tail -n 20 pith.log; exit 1; }
 
 # The example is built the way an author builds: verify first, then compile.
@@ -32,11 +33,11 @@ example: $(STY)
 test: $(STY)
 	$(PYTHON) -m pytest -n auto
 
-# Types (mypy, strict), lint (ruff: pyflakes, bugbear, no blind except) and the import
+# Types (mypy, strict), lint (ruff: pyflakes, bugbear, no blind except; tests and bench too) and the import
 # floors of docs/development.md (import-linter); their settings are in pyproject.toml.
 lint:
 	$(PYTHON) -m mypy
-	$(PYTHON) -m ruff check pyhelper
+	$(PYTHON) -m ruff check pyhelper tests bench
 	$(LINT_IMPORTS)
 
 # The hostile tests again, with every dependency at the lowest version pyproject allows.
@@ -52,7 +53,7 @@ bench: $(STY)
 docs:
 	cd latex && l3build doc
 
-# The CTAN upload (pith.dtx, pith.ins, the LaTeXML binding, the manual and its pictures, a
+# The CTAN upload (pith.dtx, pith.ins, the manual and its pictures, a
 # CTAN README, the licence), made by l3build after its checks: build/ctan/pith.zip.
 ctan:
 	cd latex && l3build ctan

@@ -1,5 +1,5 @@
-"""The wheel ships pith.sty (pith_tex/data/pith.sty, a symlink to latex/pith.sty), which is
-generated from its literate source latex/pith.dtx by docstrip and never committed: a
+"""The wheel ships pith.sty and its LaTeXML binding (pith_tex/data/, symlinks into latex/),
+generated from their literate source latex/pith.dtx by docstrip and never committed: a
 build from a checkout generates it first when it is missing or older than its source
 (with TeX, which pith-tex's users have).  Everything else is in pyproject.toml."""
 
@@ -16,10 +16,12 @@ LATEX = Path(__file__).resolve().parent / "latex"
 
 
 def generate_sty() -> None:
-    sty, sources = LATEX / "pith.sty", [LATEX / "pith.dtx", LATEX / "pith.ins"]
+    sources = [LATEX / "pith.dtx", LATEX / "pith.ins"]
     if not all(p.is_file() for p in sources):
-        return  # not a checkout (an sdist carries the generated file)
-    if sty.is_file() and all(p.stat().st_mtime <= sty.stat().st_mtime for p in sources):
+        return  # not a checkout (an sdist carries the generated files)
+    made = [LATEX / "pith.sty", LATEX / "pith.sty.ltxml"]
+    if all(m.is_file() and all(p.stat().st_mtime <= m.stat().st_mtime for p in sources)
+           for m in made):
         return
     tex = shutil.which("pdftex") or shutil.which("tex")
     if tex is None:

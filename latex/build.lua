@@ -7,8 +7,9 @@
 module = "pith"
 
 -- pith.sty is generated from the literate source pith.dtx by docstrip (pith.ins):
--- the TeX part and, after \file_input_stop:, the part only LaTeXML reads.
-sourcefiles  = {"pith.dtx", "pith.ins", "pith.sty.ltxml"}
+-- the TeX part and, after \file_input_stop:, the part only LaTeXML reads; and
+-- pith.sty.ltxml, LaTeXML's binding (Perl).
+sourcefiles  = {"pith.dtx", "pith.ins"}
 unpackfiles  = {"pith.ins"}
 installfiles = {"pith.sty", "pith.sty.ltxml"}
 
@@ -45,7 +46,7 @@ function typeset_demo_tasks()
 end
 
 -- The CTAN zip (l3build ctan: latex/pith.zip): pith.dtx, pith.ins, the
--- LaTeXML binding, the manual pith.pdf, its pictures under docs/ (source and
+-- manual pith.pdf, its pictures under docs/ (source and
 -- PDF, so that the unpacked zip rebuilds the manual), the CTAN README with the
 -- version filled in, and the licence.  l3build checks the suite first.
 ctanzip      = "pith"

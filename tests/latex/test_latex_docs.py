@@ -102,7 +102,8 @@ def latex_copy(tmp_path: Path) -> Path:
     it as in the repository: l3build's doc and ctan write into their directory."""
     work = tmp_path / "latex"
     shutil.copytree(texrun.LATEX_DIR, work, ignore=shutil.ignore_patterns(
-        "build", "*.pdf", "*.log", "*.aux", "pith.sty", "*.zip"))
+        "build", "*.pdf", "*.log", "*.aux", "*.out", "*.toc", "*.idx", "pith.sty",
+        "pith.sty.ltxml", "*.zip"))
     shutil.copy(texrun.ROOT / "LICENSE.LPPL", tmp_path / "LICENSE.LPPL")
     return work
 
