@@ -26,11 +26,11 @@ example:
 test:
 	$(PYTHON) -m pytest -n auto
 
-# Types (mypy, strict), lint (ruff: pyflakes, bugbear, no blind except) and the import
+# Types (mypy, strict), lint (ruff: pyflakes, bugbear, no blind except; tests and bench too) and the import
 # floors of docs/development.md (import-linter); their settings are in pyproject.toml.
 lint:
 	$(PYTHON) -m mypy
-	$(PYTHON) -m ruff check pyhelper
+	$(PYTHON) -m ruff check pyhelper tests bench
 	$(LINT_IMPORTS)
 
 # The hostile tests again, with every dependency at the lowest version pyproject allows.

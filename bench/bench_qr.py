@@ -27,7 +27,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import benchlib as B
 import bench_compile as C
 
 NAME = "qr"
@@ -62,7 +61,7 @@ def measure(runs: int = DEFAULT_RUNS, instructions: bool = True) -> list[dict]:
     n = len(VARIANTS)
     with tempfile.TemporaryDirectory(prefix="pith-bench-qr-") as tmp:
         dirs = []
-        for i, (name, pre, extra, _) in enumerate(VARIANTS):
+        for i, (_name, pre, extra, _) in enumerate(VARIANTS):
             d = Path(tmp) / str(i)
             d.mkdir()
             (d / "main.tex").write_text(_source(pre, extra), encoding="ascii")

@@ -40,6 +40,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import Iterable
 
 HERE = Path(__file__).resolve().parent
 
@@ -80,7 +81,10 @@ def print_table(rows) -> None:
             {True: "yes", False: "NO", None: "-"}[met],
         ])
     widths = [max(len(str(c)) for c in col) for col in zip(head, *body)]
-    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    def line(cells: Iterable[object]) -> str:
+        return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+
     print(line(head))
     print(line("-" * w for w in widths))
     for b in body:
@@ -129,7 +133,7 @@ def main(argv) -> int:
                 if missing:
                     raise ValueError(f"row {r!r} lacks {sorted(missing)}")
                 rows.append((name, r))
-        except Exception:
+        except Exception:  # noqa: BLE001 -- one bench failing still prints the others' rows
             traceback.print_exc()
             status = 1
         print(f"  bench_{name}: {time.monotonic() - t0:.1f} s", file=sys.stderr, flush=True)

@@ -83,7 +83,7 @@ def test_qr_decodes_to_the_pith_url(tmp_path, route, cls, placement):
     pith_links = [u for u, _ in texrun.link_annots(b.pdf) if "pith.science" in u]
     expected_links = 1 if placement == "manual" else 2  # badge + code
     assert pith_links == [URL] * expected_links, pith_links
-    for u, rect in texrun.link_annots(b.pdf):
+    for _, rect in texrun.link_annots(b.pdf):
         assert min(rect[0], rect[2]) >= texrun.ARXIV_STAMP_X, rect
 
 

@@ -148,7 +148,7 @@ class UnreadablePdf(Exception):
 #: a key written twice, so an honest paper whose font holds /ToUnicode twice (CJKutf8,
 #: tests/python/pdf/test_py_false_alarms.py) could not be checked (exit 3), and a duplicate
 #: /Info key or a broken cross-reference gave "could not check" instead of the FAIL that
-#: names it (9 tests of tests/python/pdf/test_py_pdf_hostile.py).
+#: names it (9 tests of tests/python/pdf/test_py_hostile_info.py).
 _REPAIRS = ("parsing for Object Streams", "incorrect startxref pointer",
             "Object ID %(idnum)d,%(generation)d ref repaired",
             "Object %(idnum)d %(generation)d found",

@@ -12,7 +12,6 @@ import copy
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path

@@ -8,7 +8,6 @@ The PDFs are real compiles (pdflatex with pith.sty's badge, and a plain article)
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
