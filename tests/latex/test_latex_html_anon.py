@@ -114,6 +114,7 @@ REVIEW = [
     ("corl", "", ""),             # \newif false, read only with corl_YYYY loaded
     ("apa7", "man,mask", ""),     # a class; its option mask (LaTeXML: OmniBus)
     ("interspeech", "", ""),      # a class; no \interspeechcameraready (LaTeXML: OmniBus)
+    ("interspeech-2026", "", ""),  # a class; no option cameraready (LaTeXML: OmniBus)
     ("acmart", "sigconf,anonymous", ""),  # a class option: pith's key, global
     # \iclrfinalcopy in \AtBeginDocument: too late for the PDF (begindocument/before).
     ("iclr", "", r"\AtBeginDocument{\iclrfinalcopy}"),
@@ -211,6 +212,34 @@ def test_final_mode_html_keeps_the_badge(tmp_path: Path, venue: str, opt: str, a
         assert "acl.sty.ltxml" in output, output[-3000:]
     text = badge(page)
     assert f"pith:2025:{NUM}" in text
+
+
+# Interspeech's class is not read raw (LaTeXML: OmniBus), so its switch cannot be read:
+# the paper's own lines say a camera-ready copy (its \interspeechcameraready, the 2026
+# class's option cameraready); the template's review copy has the line commented out.
+# LaTeXML reports the class's own command undefined, with or without pith.
+INTERSPEECH = [
+    ("interspeech", "", r"\interspeechcameraready", True),
+    ("interspeech", "", r"  \interspeechcameraready % camera-ready", True),
+    ("interspeech", "", r"% \interspeechcameraready", False),
+    ("interspeech", "", r"\newcommand\x{100\%} % \interspeechcameraready", False),
+    ("interspeech-2026", "cameraready", "", True),
+]
+
+
+@pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
+@pytest.mark.parametrize("venue,opt,after,final", INTERSPEECH,
+                         ids=["camera-ready", "indented", "commented", "after-a-percent",
+                              "2026-option"])
+def test_interspeech_camera_ready_is_read_from_the_paper(
+        tmp_path: Path, venue: str, opt: str, after: str, final: bool, binding: bool) -> None:
+    d = write_paper(tmp_path / "p", venue, opt, after)
+    output, page = convert(d, binding)
+    assert "Conversion complete" in output, output[-3000:]
+    if final:
+        assert f"pith:2025:{NUM}" in badge(page)
+    else:
+        assert_no_number(page)
 
 
 @pytest.mark.parametrize("binding", [False, True], ids=["raw-style", "binding"])
