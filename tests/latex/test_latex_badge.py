@@ -550,7 +550,9 @@ VENUES = {
     # which its title page and author note test.
     "apa7": ("apa7", "man,mask",
              r"\DeclareOption{man}{}\DeclareOption{mask}{\def\apaSeven@maskauthoridentity{\relax}}"
-             r"\ProcessOptions\relax\LoadClass{article}"),
+             # apa7.cls loads article with options of its own ([11pt] for man), which
+             # LaTeXML's \@classoptionslist then holds instead of the paper's
+             r"\ProcessOptions\relax\LoadClass[11pt]{article}"),
     # Interspeech (Interspeech.cls of 2024 and 2025): a class; \ifinterspeechfinal false
     # until \interspeechcameraready, the title block anonymous until then.
     "interspeech": ("Interspeech", "",

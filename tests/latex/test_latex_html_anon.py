@@ -113,6 +113,7 @@ REVIEW = [
     ("aistats", "", ""),          # \statePaper 0, read only with \aistatstitle
     ("corl", "", ""),             # \newif false, read only with corl_YYYY loaded
     ("apa7", "man,mask", ""),     # a class; its option mask (LaTeXML: OmniBus)
+    ("apa7", "man, % the mode\n  mask", ""),  # the options over two lines, a comment
     ("interspeech", "", ""),      # a class; no \interspeechcameraready (LaTeXML: OmniBus)
     ("interspeech-2026", "", ""),  # a class; no option cameraready (LaTeXML: OmniBus)
     ("acmart", "sigconf,anonymous", ""),  # a class option: pith's key, global
