@@ -69,7 +69,7 @@ def test_docs_badge_md_has_a_row_for_each_switch_with_its_sense() -> None:
     lines = [line.split(" | ") for line in table.group(0).splitlines()[2:]
              if line.startswith("|")]
     problems = []
-    for switch, when, label in venue_rows():
+    for switch, when, _label in venue_rows():
         names = ["\\if%s" % switch, "\\%s" % switch, "`%s`" % switch, "`aaaiYY"]
         row = [cells for cells in lines if any(n in cells[1] for n in names[:3])
                or (when == "aaai" and names[3] in cells[1])]
