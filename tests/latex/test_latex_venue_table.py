@@ -14,13 +14,15 @@ from typing import List, Tuple
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def venue_rows() -> List[Tuple[str, str, str]]:
-    """(SWITCH, WHEN, LABEL) of each row of pith.dtx's table, in order."""
+def venue_rows() -> List[Tuple[str, str, str, str]]:
+    """(SWITCH, WHEN, LABEL, LATEXML) of each row of pith.dtx's table, in order."""
     dtx = (ROOT / "latex" / "pith.dtx").read_text(encoding="ascii")
     body = re.search(r"^\\def\\c_@@_venues_tl\{%\n(.*?)^\}$", dtx, re.S | re.M)
     assert body, "no \\c_@@_venues_tl in pith.dtx"
-    rows = re.findall(r"^  \{([^{}]*)\}\{([^{}]*)\}\{([^{}]*)\}\{.*\}%$", body.group(1), re.M)
-    assert len(rows) == len(body.group(1).strip().splitlines()), "a row not read"
+    lines = [line for line in body.group(1).splitlines() if not line.startswith("%")]
+    rows = re.findall(r"^  \{([^{}]*)\}\{([^{}]*)\}\{([^{}]*)\}\{(.*)\}%$", "\n".join(lines),
+                      re.M)
+    assert len(rows) == len(lines), "a row not read"
     return rows
 
 
@@ -32,29 +34,40 @@ def test_the_table_is_read_by_both_paths_of_the_generated_pith_sty() -> None:
     assert "\\c__pith_venues_tl" in tex[len(top):] and "\\c__pith_venues_tl" in latexml
     rows = venue_rows()
     assert len(rows) >= 20
-    kinds = {w for _, w, _ in rows} - {"true", "false"}
+    kinds = {w for _, w, _, _ in rows} - {"true", "false"}
     for kind in kinds:  # every kind has its expl3 code
         assert "\\__pith_venue_%s:nnn" % kind in tex, kind
     # the review switches are read nowhere else in the TeX part
-    for switch, _, _ in rows:
+    for switch, _, _, _ in rows:
         assert not re.search(r"\\__pith_if_switch:nTFU \{ %s \}" % re.escape(switch), tex), \
             switch
 
 
-#: Switches of the table the Perl binding does not read yet (elsarticle's and ECAI's
-#: double-blind mode: the binding shows the badge of such a review copy; the raw read
-#: of pith.sty, which arXiv uses, hides it).  Shrinks, never grows.
-NOT_IN_BINDING = {"doubleblind", "@double@blind@"}
+#: Switches of the table the Perl binding does not read yet (elsarticle's double-blind
+#: mode, and its class option where LaTeXML does not read the class: the binding shows
+#: the badge of such a review copy; the raw read of pith.sty, which arXiv uses, hides
+#: it).  Shrinks, never grows.
+NOT_IN_BINDING = {"doubleblind"}
 
 
 def test_the_perl_binding_reads_every_switch() -> None:
+    """The binding (generated from pith.dtx too) carries the table's rows, the same lines,
+    and reads the one-switch rows from them; the others by name."""
     perl = (ROOT / "latex" / "pith.sty.ltxml").read_text(encoding="utf-8")
+    table = re.search(r"^my \$pith_venue_table = <<'PITH_VENUES';\n(.*?)^PITH_VENUES$", perl,
+                      re.S | re.M)
+    assert table, "the binding carries no venue table"
+    rows = venue_rows()
+    assert table.group(1).splitlines() == [
+        "  {%s}{%s}{%s}{%s}%%" % row for row in rows]
     code = perl[perl.index("sub pith_venue_anonymous"):perl.index("DefPrimitive('\\pith@endpreamble'")]
-    named = set(re.findall(r"pith_switch\('([^']+)'\)", code))
+    assert "foreach my $row (pith_venue_rows())" in code
+    named = {s for s, w, _, fb in rows if w in ("true", "false", "icml") and fb == ""}
+    named |= set(re.findall(r"pith_switch\('([^']+)'\)", code))
     named |= {w for q in re.findall(r"qw\(([^)]*)\)", code) for w in q.split()}
     named |= set(re.findall(r"IsDefined\('\\([^']+)'\)", code))
     named |= set(re.findall(r"\$classopt\{(\w+)\}", code))
-    missing = [s for s, w, _ in venue_rows()
+    missing = [s for s, w, _, _ in rows
                if w not in ("cameraready", "aaai") and s not in named | NOT_IN_BINDING]
     # Interspeech 2026's \ifcameraready and AAAI (by its packages' names) are read in
     # Perl otherwise or not at all.
@@ -69,7 +82,7 @@ def test_docs_badge_md_has_a_row_for_each_switch_with_its_sense() -> None:
     lines = [line.split(" | ") for line in table.group(0).splitlines()[2:]
              if line.startswith("|")]
     problems = []
-    for switch, when, _label in venue_rows():
+    for switch, when, _label, _ in venue_rows():
         names = ["\\if%s" % switch, "\\%s" % switch, "`%s`" % switch, "`aaaiYY"]
         row = [cells for cells in lines if any(n in cells[1] for n in names[:3])
                or (when == "aaai" and names[3] in cells[1])]
