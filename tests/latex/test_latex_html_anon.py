@@ -112,6 +112,8 @@ REVIEW = [
     ("colt", "anon", ""),         # a class; \newif true with the option anon
     ("aistats", "", ""),          # \statePaper 0, read only with \aistatstitle
     ("corl", "", ""),             # \newif false, read only with corl_YYYY loaded
+    ("elsarticle", "doubleblind", ""),  # a class; its option doubleblind (LaTeXML: OmniBus)
+    ("ecai", "doubleblind", ""),  # a class; its option doubleblind (LaTeXML: OmniBus)
     ("apa7", "man,mask", ""),     # a class; its option mask (LaTeXML: OmniBus)
     ("apa7", "man, % the mode\n  mask", ""),  # the options over two lines, a comment
     ("interspeech", "", ""),      # a class; no \interspeechcameraready (LaTeXML: OmniBus)
