@@ -120,10 +120,17 @@ checkconfigs = {"build", "config-pdftex", "config-xetex", "config-luatex",
 -- the PDF version, object and font numbering, Ghostscript's producer), so
 -- each release has its own: NAME.tlg (and NAME.ROUTE.tpf) for TeX Live 2022,
 -- NAME.tl2026.tlg (NAME.ROUTE.tl2026.tpf) for TeX Live 2026.  The release
--- is chosen by PITH_TEXLIVE (the Python driver, tests/latex/test_latex_l3build.py,
--- sets it from pdftex --version); without it, 2022.
+-- is PITH_TEXLIVE when set (the Python driver, tests/latex/test_latex_l3build.py,
+-- sets it), else the year pdftex --version names, so that a bare `l3build check`
+-- (and the check `l3build ctan` runs first) compares with the right references.
 -- `PITH_TEXLIVE=2026 l3build save -c CONFIG NAME` saves a 2026 reference.
-pith_texlive = os.getenv("PITH_TEXLIVE") or "2022"
+local function pith_texlive_release()
+  local pipe = io.popen("pdftex --version")
+  local out = pipe and pipe:read("*a") or ""
+  if pipe then pipe:close() end
+  return out:match("TeX Live (%d%d%d%d)") or "2022"
+end
+pith_texlive = os.getenv("PITH_TEXLIVE") or pith_texlive_release()
 function pith_reference(ext)
   if pith_texlive == "2022" then
     return ext

@@ -25,7 +25,7 @@ case "$CHROOT" in "$REPO"|"$REPO"/*) echo "CHROOT must be outside the repository
 
 PACKAGES="texlive-latex-base texlive-latex-recommended texlive-latex-extra
   texlive-fonts-recommended texlive-plain-generic texlive-xetex texlive-luatex
-  texlive-publishers lmodern poppler-utils zbar-tools ghostscript make latexml
+  texlive-publishers lmodern poppler-utils zbar-tools ghostscript make latexml latexmk
   python3 python3-venv python3-pip"
 PYDEPS="click requests qrcode cryptography platformdirs pypdf pypdfium2 pytest pytest-xdist hypothesis zxing-cpp"
 

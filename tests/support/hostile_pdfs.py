@@ -1,338 +1,403 @@
-"""The hostile corpus for ``pith-tex verify`` (tests/python/pdf/test_py_hostile_*.py):
-PDFs compiled with pith.sty (a real compile, with the QR code) and tampered with (pypdf, raw
-bytes), raw-byte PDFs, and JSON files that broke ``verify DIR``.  Every case runs the command
-in a subprocess under a memory cap (RLIMIT_AS) and a time limit, and states the exit code and
-the words it must give.
+"""Hostile PDFs built from a real pith-compiled paper, one generator per attack on what
+readers' viewers show (issue 19), and a writer of small PDFs from raw objects.
 
-Issue 9: no false "verified" (ambiguity is failure; what cannot be checked is exit 3).
+Each generator takes the honest PDF (``paper()``: article, T1 + lmodern, ``[qr]{pith}``,
+hyperref, compiled with pdfTeX from a verified include) and writes a copy whose page 1
+reads one way in pypdf and another way in the viewers' engines, or says another thing
+than the metadata in a way only pixels show::
+
+    import hostile_pdfs as H
+    honest = H.paper(tmp / "a", vector)
+    H.split_in_comment(honest, tmp / "x.pdf")
+
+Page 1's content is rewritten as uncompressed streams by pypdf's writer (a clone of the
+whole file); the rewrites work on the bytes pdfTeX writes for pith.sty's badge (one
+``[(pith:YYYY:NUM)]TJ`` line after ``BT``) and QR code (one ``q ... cm ... S Q`` line of
+dashed rows), and assert that they found them.
 """
+
 from __future__ import annotations
 
-import json
 import re
-import resource
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-import recorded
 import texbuild
-from pith_tex.include.include import IncludeData, render
 
-VECTORS = recorded.vectors_with_record()
-V = VECTORS[0]
-N = V["number"]
-V2 = next(v for v in VECTORS[1:] if v["number"] != N)
-N2 = V2["number"]
-CLAIMED = "pith:%d:%s" % (V["year"], N)
-OTHER = "pith:%d:%s" % (V["year"], N2)  # another number, same year
-
-MEMORY_CAP = 1024 * 1024 * 1024  # bytes of address space per case
-TIME_LIMIT = 60  # seconds per case
+# --- the honest paper -------------------------------------------------------------------
 
 
-def under_limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+def include_of(v: Dict[str, Any]) -> str:
+    """The include ``pith-tex fetch`` writes for the vector *v* (unsigned)."""
+    from pith_tex.include.include import IncludeData, render
 
-
-def verify(*args: Any) -> Tuple[int, Dict[str, Any], str]:
-    """(exit code, the --json document, stderr) of ``pith-tex verify --json ARGS``, run
-    under the memory cap and the time limit."""
-    r = subprocess.run([sys.executable, "-m", "pith_tex", "verify", "--json", *map(str, args)],
-                       capture_output=True, text=True, timeout=TIME_LIMIT,
-                       preexec_fn=under_limits)
-    assert "Traceback" not in r.stderr, r.stderr
-    doc = json.loads(r.stdout)  # --json always prints
-    assert doc["exit_code"] == r.returncode
-    return r.returncode, doc, r.stderr
-
-
-def check(doc: Dict[str, Any], name: str) -> Dict[str, str]:
-    f = doc["files"][0]
-    found = [c for c in f["checks"] if c["name"] == name]
-    assert found, f
-    return found[0]
-
-
-def badge_shown(doc: Dict[str, Any]) -> bool:
-    """Whether the ``badge`` check saw the claimed number shown: OK when a link over it
-    opens its Pith page, a warning when nothing links it (a link removed, a planted copy)."""
-    c = check(doc, "badge")
-    return c["status"] in ("ok", "warn") and c["detail"].startswith(
-        "page 1 shows %s (visible" % CLAIMED)
-
-
-# -- honest PDFs from a real compile ---------------------------------------------------------
-
-def _include(v: Dict[str, Any]) -> str:
     return render(IncludeData(v["number"], v["year"], v["canonical_hash"],
                               v["canonical_record"], "absent", None, None)).decode("ascii")
 
 
-def _source(options: str, docmeta: bool = False, preamble: str = "") -> str:
-    return ("%s\\documentclass{article}\n\\usepackage[%s]{pith}\n%s\\pithnumber{%s}\n"
-            "\\title{A Paper}\\author{A. Author}\\date{}\n"
-            "\\begin{document}\n\\maketitle\nSome text.\n\\end{document}\n"
-            % ("\\DocumentMetadata{}\n" if docmeta else "", options, preamble, N))
+def source(number: str, title: str = "A Paper on Recovery", route_opts: str = "qr") -> str:
+    return ("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n"
+            "\\usepackage[%s]{pith}\n\\usepackage[colorlinks]{hyperref}\n"
+            "\\pithnumber{%s}\n\\title{%s}\\author{A. Author}\\date{}\n"
+            "\\begin{document}\n\\maketitle\nSome text of the paper.\n\\end{document}\n"
+            % (route_opts, number, title))
 
 
-class Honest:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._built: Dict[str, Path] = {}
-
-    def get(self, name: str) -> Path:
-        if name not in self._built:
-            route, options, docmeta = {
-                "qr": ("pdflatex", "qr", False), "hide": ("pdflatex", "hide", False),
-                "linked": ("pdflatex", "qr", False),  # with hyperref: badge and code linked
-                "plain": ("pdflatex", "", False), "docmeta": ("pdflatex", "qr", True),
-                # pith.sty draws the code as one path of rectangles in module units
-                # (pdfTeX's literal, dvipdfmx's pdf:content); ghostscript turns dvips's
-                # rectfill into one filled rectangle a run, in points
-                "qr-xelatex": ("xelatex", "qr", False), "qr-dvips": ("dvips", "qr", False),
-            }[name]
-            preamble = "\\usepackage{hyperref}\n" if name == "linked" else ""
-            b = texbuild.compile_tex(self.root / name, _source(options, docmeta, preamble),
-                                     route, include=_include(V))
-            assert b.ok, b.describe()
-            self._built[name] = b.pdf
-        return self._built[name]
+def paper(workdir: Path, v: Dict[str, Any], route: str = "pdflatex",
+          title: str = "A Paper on Recovery", options: str = "qr") -> Path:
+    """An honest paper for the vector *v*, compiled with pith.sty (the PDF's path)."""
+    b = texbuild.compile_tex(workdir, source(v["number"], title, options), route,
+                             include=include_of(v))
+    assert b.ok, b.describe()
+    return b.pdf
 
 
-def same_length(data: bytes, old: bytes, new: bytes) -> bytes:
-    """*data* with *old* (once) replaced by *new* padded to the same length: the xref
-    offsets stay right."""
-    assert data.count(old) == 1, (old, data.count(old))
-    assert len(new) <= len(old)
-    return data.replace(old, new + b" " * (len(old) - len(new)))
+# --- page 1's content -------------------------------------------------------------------
 
 
-def page_ops(w: Any, ops: bytes, font: bool = True) -> None:
-    """Append *ops* to page 1's content (with Helvetica as /FPT when *font*)."""
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+def content(pdf: Path) -> bytes:
+    """Page 1's content, decoded and joined (one stream in what TeX writes)."""
+    from pypdf import PdfReader
 
+    data = PdfReader(str(pdf)).pages[0].get_contents().get_data()
+    assert isinstance(data, bytes)
+    return data
+
+
+_BADGE_LINE = re.compile(rb"^[^\n]*\(pith:[0-9]{4}:[A-Z2-7]{26}\)\]TJ", re.M)
+_QR_LINE = re.compile(rb"^q [0-9. ]+ cm 0 G [^\n]*\]0 d [^\n]* S Q$", re.M)
+
+
+def badge_line(data: bytes) -> Tuple[int, int]:
+    """Start and end of the line that shows the badge: ``/F.. s Tf x y Td [(pith:..)]TJ``
+    (the first text positioning after ``BT``: its place is in the page's coordinates)."""
+    found = list(_BADGE_LINE.finditer(data))
+    assert len(found) == 1, data[:2000]
+    m = found[0]
+    assert data[:m.start()].rstrip().endswith(b"BT"), data[m.start() - 80:m.end()]
+    return m.start(), m.end()
+
+
+def badge_place(data: bytes) -> Tuple[bytes, bytes]:
+    """(font and place: ``/F.. s Tf x y Td``, the show: ``[(pith:...)]TJ``) of the badge."""
+    a, b = badge_line(data)
+    line = data[a:b]
+    k = line.index(b"[(pith:")
+    return line[:k].rstrip(), line[k:]
+
+
+def qr_line(data: bytes) -> Tuple[int, int]:
+    """Start and end of the line that draws pith.sty's QR code."""
+    found = list(_QR_LINE.finditer(data))
+    assert len(found) == 1, data[:2000]
+    return found[0].start(), found[0].end()
+
+
+def rewritten(src: Path, dst: Path, streams: Sequence[bytes],
+              edit: Optional[Callable[[Any], None]] = None) -> Path:
+    """A clone of *src* whose page 1 ``/Contents`` is *streams* (uncompressed; an array
+    when there are several), then *edit* of the writer."""
+    from pypdf import PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
+
+    w = PdfWriter(clone_from=str(src))
+    refs = []
+    for data in streams:
+        s = DecodedStreamObject()
+        s.set_data(data)
+        refs.append(w._add_object(s))
     page = w.pages[0]
-    if font:
-        res = page["/Resources"].get_object()
-        if "/Font" not in res:
-            res[NameObject("/Font")] = DictionaryObject()
-        res["/Font"].get_object()[NameObject("/FPT")] = w._add_object(DictionaryObject({
+    page[NameObject("/Contents")] = refs[0] if len(refs) == 1 else ArrayObject(refs)
+    if edit is not None:
+        edit(w)
+    with open(dst, "wb") as f:
+        w.write(f)
+    return dst
+
+
+# --- contents split inside a comment or a token -----------------------------------------
+
+
+def split_in_comment(src: Path, dst: Path) -> Path:
+    """Two content streams: the first ends in ``%``, the badge's line starts the second.
+    Viewers read the streams as one, so the badge's line is a comment; pypdf joins them
+    with a line end and reads it."""
+    data = content(src)
+    a, _ = badge_line(data)
+    return rewritten(src, dst, [data[:a] + b"%", data[a:]])
+
+
+def split_in_token(src: Path, dst: Path) -> Path:
+    """Two content streams split inside the badge's string, after ``pith:YYYY:`` and one
+    character of the number.  Each reader joins the streams its own way: poppler with
+    nothing between them (it shows the number), PDFium (Chrome, Edge, Android) with a
+    space (the badge's T1 font draws it as a visible glyph inside the number), pypdf with
+    a line end (verify on main took it for white space and read the number)."""
+    data = content(src)
+    a, b = badge_line(data)
+    k = data.index(b"(pith:", a) + len(b"(pith:2025:") + 1
+    assert k < b
+    return rewritten(src, dst, [data[:k], data[k:]])
+
+
+# --- inline images whose end readers find elsewhere -------------------------------------
+
+
+def inline_image(entries: bytes, data: bytes, end: bytes = b"\nEI") -> bytes:
+    """``q`` (scaled to nothing) ``BI entries ID data EI Q``."""
+    return b"q 0.01 0 0 0.01 0 0 cm BI " + entries + b" ID " + data + end + b" Q"
+
+
+def badge_in_image_data(src: Path, dst: Path) -> Path:
+    """The badge's show moved into the data of an image mask.  Its size (8 x N, one bit
+    a pixel) makes it N bytes long for PDFium and poppler, which so draw no number;
+    pypdf and pdf.js end the image at the ``EI`` planted in its data and show the badge."""
+    data = content(src)
+    a, b = badge_line(data)
+    place, show = badge_place(data)
+    inner = b"\xff\nEI\nQ BT " + place + b" " + show + b" ET q "
+    n = len(inner) + 40
+    image = inline_image(b"/IM true /W 8 /H %d" % n, inner + b" " * (n - len(inner)))
+    # the badge's text object ends before the image and starts again after it, at the
+    # badge's place (BT resets the text matrix; the place is the first after BT)
+    new = data[:a] + b"ET " + image + b" BT " + place + data[b:]
+    return rewritten(src, dst, [new])
+
+
+def other_number_after_image(src: Path, dst: Path, other: str) -> Path:
+    """Another paper's number drawn over the badge where pypdf reads image data.
+
+    An image mask of 8 x 1 pixels is one byte for PDFium, poppler and pdf.js, which end it
+    at the ``EI`` after that byte and draw what follows: a box the page's colour over the
+    badge and the other number in its place.  pypdf passes that ``EI`` by (a word of five
+    letters follows it, which it takes for image data) and ends the image at the next one,
+    so it reads only the badge.  No ``EI`` is ambiguous for the viewers' engines: the
+    verdict that sees this is the engines' own reading of page 1 (issue 19)."""
+    data = content(src)
+    a, b = badge_line(data)
+    place, show = badge_place(data)
+    m = re.search(rb"Tf ([0-9.]+) ([0-9.]+) Td", place)
+    assert m, place
+    x, y = float(m.group(1)), float(m.group(2))
+    other_show = show.replace(re.search(rb"pith:[0-9]{4}:[A-Z2-7]{26}", show).group(0),
+                              other.encode("ascii"))
+    viewers = (b"\nEI\nQQQQQ Q q 1 g %.3f %.3f 150 10 re f Q BT 0 g %s %s ET q"
+               % (x - 2, y - 2.5, place, other_show))
+    image = inline_image(b"/IM true /W 8 /H 1", b"\x00" + viewers)
+    i = data.index(b"ET", b)  # after the badge's text object
+    new = data[:i + 2] + b"\n" + image + b"\n" + data[i + 2:]
+    return rewritten(src, dst, [new])
+
+
+# --- the QR code --------------------------------------------------------------------------
+
+
+def dashed_rows(rows: Sequence[str]) -> bytes:
+    """*rows* drawn as pith.sty draws its code: in module units, one dashed line a row."""
+    out = []
+    n = len(rows)
+    for i, row in enumerate(rows):
+        if "1" not in row:
+            continue
+        start = row.index("1")
+        runs = [len(r) for r in re.findall("1+|0+", row[start:])]
+        if len(runs) % 2:
+            runs.append(1)  # the pattern ends light: the line does not repeat it
+        y = n - i - 0.5
+        out.append(b"[%s ]0 d %d %g m %d %g l S" % (
+            b" ".join(b"%d" % r for r in runs), start, y, n, y))
+    return b" ".join(out)
+
+
+def evil_rows(number: str) -> List[str]:
+    """The QR symbol of ``HTTPS://EVIL.EXAMPLE/pith/NUM``: pith's segments, another host
+    of the same length, so the same version and size."""
+    import qrcode
+    from qrcode.constants import ERROR_CORRECT_M
+    from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData
+
+    code = qrcode.QRCode(version=3, error_correction=ERROR_CORRECT_M, border=0)
+    code.add_data(QRData(b"HTTPS://EVIL.EXAMPLE", mode=MODE_ALPHA_NUM))
+    code.add_data(QRData(b"/pith/", mode=MODE_8BIT_BYTE))
+    code.add_data(QRData(number.encode("ascii"), mode=MODE_ALPHA_NUM))
+    code.make(fit=False)
+    return ["".join("1" if m else "0" for m in row) for row in code.get_matrix()]
+
+
+EVIL_URL = "HTTPS://EVIL.EXAMPLE/pith/"
+
+
+def qr_swapped(src: Path, dst: Path, number: str) -> Path:
+    """The real code's line moved behind a comment (a content array whose first stream
+    ends in ``%``), and the code of ``HTTPS://EVIL.EXAMPLE/pith/NUM`` drawn in its place
+    where pypdf reads image data (as in :func:`other_number_after_image`)."""
+    data = content(src)
+    a, b = qr_line(data)
+    real = data[a:b]
+    m = re.match(rb"q ([0-9. ]+) cm", real)
+    assert m, real[:80]
+    evil = b"q %s cm 0 G 1 w 0 J %s Q" % (m.group(1), dashed_rows(evil_rows(number)))
+    image = inline_image(b"/IM true /W 8 /H 1", b"\x00\nEI\nQQQQQ Q " + evil + b" q")
+    return rewritten(src, dst, [data[:a] + b"%", real + b"\n" + image + data[b:]])
+
+
+# --- the page tree ------------------------------------------------------------------------
+
+
+def count_lie(src: Path, other: Path, dst: Path) -> Path:
+    """Page 1 of *other* appended as a second page, and the real page 1 put alone in a
+    subtree that claims ``/Count 0``: pdf.js, which skips subtrees by their count, opens
+    *other*'s page as page 1; poppler and PDFium walk the kids and open the real one."""
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
+
+    def edit(w: Any) -> None:
+        w.add_page(PdfReader(str(other)).pages[0])
+        root_ref = w._root_object.raw_get("/Pages")
+        root = root_ref.get_object()
+        first, second = list(root["/Kids"])
+        sub = DictionaryObject({NameObject("/Type"): NameObject("/Pages"),
+                                NameObject("/Kids"): ArrayObject([first]),
+                                NameObject("/Count"): NumberObject(0),
+                                NameObject("/Parent"): root_ref})
+        sub_ref = w._add_object(sub)
+        first.get_object()[NameObject("/Parent")] = sub_ref
+        root[NameObject("/Kids")] = ArrayObject([sub_ref, second])
+        root[NameObject("/Count")] = NumberObject(1)
+
+    return rewritten(src, dst, [content(src)], edit)
+
+
+# --- the badge drawn and not seen ---------------------------------------------------------
+
+
+def badge_edited(src: Path, dst: Path, how: str, edit: Optional[Callable[[Any], None]] = None
+                 ) -> Path:
+    """The badge's line changed *how*:
+
+    ``white``   shown in white (``1 g``) on the white page;
+    ``clipped`` its text object drawn inside a clip of one square point far from it;
+    ``covered`` a box of the page's colour painted over it after it;
+    ``form``    the same box painted by a form XObject;
+    ``layer``   in a layer (optional content group) that is off.
+    """
+    from pypdf.generic import (ArrayObject, DictionaryObject, NameObject, NumberObject,
+                               StreamObject, TextStringObject)
+
+    data = content(src)
+    a, b = badge_line(data)
+    place, show = badge_place(data)
+    bt = data.rindex(b"BT", 0, a)
+    et = data.index(b"ET", b)
+    if how == "white":
+        new = data[:a] + b"1 g 1 G " + data[a:b] + b" 0 g 0 G" + data[b:]
+    elif how == "clipped":
+        new = data[:bt] + b"q 0 0 1 1 re W n " + data[bt:et + 2] + b" Q" + data[et + 2:]
+    elif how in ("covered", "form"):
+        m = re.search(rb"Tf ([0-9.]+) ([0-9.]+) Td", place)
+        assert m, place
+        x, y = float(m.group(1)), float(m.group(2))
+        if how == "covered":
+            box = b"q 1 g %.3f %.3f 150 10 re f Q" % (x - 2, y - 2.5)
+        else:
+            box = b"q 1 0 0 1 %.3f %.3f cm /FmWhite Do Q" % (x - 2, y - 2.5)
+
+            def edit(w: Any) -> None:
+                form = StreamObject()
+                form._data = b"1 g 0 0 150 10 re f"
+                form.update({NameObject("/Type"): NameObject("/XObject"),
+                             NameObject("/Subtype"): NameObject("/Form"),
+                             NameObject("/BBox"): ArrayObject(
+                                 [NumberObject(0), NumberObject(0), NumberObject(150),
+                                  NumberObject(10)])})
+                res = w.pages[0]["/Resources"].get_object()
+                if "/XObject" not in res:
+                    res[NameObject("/XObject")] = DictionaryObject()
+                res["/XObject"].get_object()[NameObject("/FmWhite")] = w._add_object(form)
+        new = data[:et + 2] + b"\n" + box + b"\n" + data[et + 2:]
+    elif how == "layer":
+        new = data[:a] + b"/OC /PithOff BDC " + data[a:b] + b" EMC" + data[b:]
+
+        def layer(w: Any) -> None:
+            ocg = w._add_object(DictionaryObject({
+                NameObject("/Type"): NameObject("/OCG"),
+                NameObject("/Name"): TextStringObject("hidden")}))
+            w._root_object[NameObject("/OCProperties")] = DictionaryObject({
+                NameObject("/OCGs"): ArrayObject([ocg]),
+                NameObject("/D"): DictionaryObject({
+                    NameObject("/OFF"): ArrayObject([ocg])})})
+            res = w.pages[0]["/Resources"].get_object()
+            props = res.get("/Properties")
+            if props is None:
+                res[NameObject("/Properties")] = DictionaryObject()
+                props = res["/Properties"]
+            props.get_object()[NameObject("/PithOff")] = ocg
+
+        edit = layer
+    else:
+        raise ValueError(how)
+    return rewritten(src, dst, [new], edit)
+
+
+def another_number(src: Path, dst: Path, other: str, size: float = 9) -> Path:
+    """``other`` (a ``pith:YYYY:NUM``) drawn in Helvetica under the text of page 1."""
+    from pypdf.generic import DictionaryObject, NameObject
+
+    def font(w: Any) -> None:
+        res = w.pages[0]["/Resources"].get_object()
+        res["/Font"].get_object()[NameObject("/FHv")] = w._add_object(DictionaryObject({
             NameObject("/Type"): NameObject("/Font"),
             NameObject("/Subtype"): NameObject("/Type1"),
             NameObject("/BaseFont"): NameObject("/Helvetica"),
             NameObject("/Encoding"): NameObject("/WinAnsiEncoding")}))
-    old = page.get_contents().get_data()
-    s = DecodedStreamObject()
-    s.set_data(b"q\n" + old + b"\nQ\n" + ops)
-    page[NameObject("/Contents")] = w._add_object(s)
+
+    ops = b"\nq 1 0 0 1 0 0 cm BT /FHv %g Tf 1 0 0 1 72 120 Tm (%s) Tj ET Q\n" % (
+        size, other.encode("ascii"))
+    return rewritten(src, dst, [b"q\n" + content(src) + b"\nQ" + ops], font)
 
 
-def text_ops(text: str, x: float = 100, y: float = 100, size: float = 10,
-             before: bytes = b"") -> bytes:
-    return b"q %s BT /FPT %g Tf %g %g Td (%s) Tj ET Q\n" % (before, size, x, y,
-                                                          text.encode("ascii"))
+# --- small PDFs from raw objects ----------------------------------------------------------
 
 
-def grid_ops(rows: List[str], x: float, y: float, module: float) -> bytes:
-    """Rules for the dark runs of *rows*, as pith.sty draws a QR code."""
-    out = []
-    for i, row in enumerate(rows):
-        for m in re.finditer("1+", row):
-            out.append(b"q 1 0 0 1 %.3f %.3f cm 0 0 %.3f %.3f re f Q" % (
-                x + m.start() * module, y - (i + 1) * module, len(m.group(0)) * module,
-                module))
-    return b"\n".join(out) + b"\n"
-
-
-# -- helpers the sections share -------------------------------------------------------------
-
-DASHES = re.compile(rb"\[ ?([0-9. ]+?) ?\] ?0 d")  # a row's dash array, any route
-
-
-def edit_dashes(w: Any, edit: Any) -> None:
-    """Page 1's content with the dash array of the code's middle row replaced by
-    *edit* of its lengths (list of floats -> list of floats)."""
-    from pypdf.generic import DecodedStreamObject, NameObject
-
-    page, data = qr_stream(w)
-    rows = list(DASHES.finditer(data))
-    assert len(rows) > 20, data[:3000]
-    row = rows[len(rows) // 2]
-    lengths = [float(v) for v in row.group(1).split()]
-    new = b"[%s] 0 d" % b" ".join(b"%g" % v for v in edit(lengths))
-    s = DecodedStreamObject()
-    s.set_data(data[:row.start()] + new + data[row.end():])
-    page[NameObject("/Contents")] = w._add_object(s)
-
-
-def badge_seen_or_refused(pdf: Any, shown: bool, why: str) -> None:
-    """verify on *pdf*: the badge is vouched for (exit 0, ``badge`` OK) when *shown*, else
-    not verified (exit 1, or 3 when the engines disagree or a construct is refused).
-    (*why* named the old interpreter's reason; the engines now decide, and say it their
-    way.)"""
-    code, doc, err = verify(pdf)
-    c = check(doc, "badge")
-    if shown:
-        assert code == 0 and badge_shown(doc), doc
-    else:  # not vouched for: refused, or (the engines read no number there) no badge
-        assert c["status"] in ("fail", "error") or (
-            code == 0 and c["detail"].startswith("page 1 shows no pith:NUMBER badge")), doc
-
-
-def layer(w: Any, state: str, base: Optional[str] = None) -> bytes:
-    """An optional content group named /oc1 in page 1's resources, in the default
-    configuration's *state* list (/ON or /OFF; *base*: its /BaseState)."""
-    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
-
-    group = w._add_object(DictionaryObject({NameObject("/Type"): NameObject("/OCG"),
-                                            NameObject("/Name"): TextStringObject("badge")}))
-    config = DictionaryObject({NameObject("/Order"): ArrayObject([group]),
-                               NameObject(state): ArrayObject([group])})
-    if base is not None:
-        config[NameObject("/BaseState")] = NameObject(base)
-    w._root_object[NameObject("/OCProperties")] = DictionaryObject({
-        NameObject("/OCGs"): ArrayObject([group]), NameObject("/D"): config})
-    res = w.pages[0]["/Resources"].get_object()
-    res[NameObject("/Properties")] = DictionaryObject({NameObject("/oc1"): group})
-    return b"/OC /oc1 BDC\n" + text_ops(CLAIMED) + b"EMC\n"
-
-
-def link_with(w: Any, action: Dict[str, Any], base: Optional[str] = None) -> None:
-    """A link annotation on page 1 with *action* (pypdf objects by key); *base*: the
-    catalog's /URI /Base, against which viewers resolve relative URIs."""
-    from pypdf.generic import (ArrayObject, DictionaryObject, FloatObject, NameObject,
-                               TextStringObject)
-
-    annot = DictionaryObject({
-        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
-        NameObject("/Rect"): ArrayObject([FloatObject(v) for v in (10, 10, 20, 20)]),
-        NameObject("/A"): DictionaryObject(action)})
-    page = w.pages[0]
-    annots = page.get("/Annots")
-    annots = annots.get_object() if annots is not None else ArrayObject()
-    annots.append(w._add_object(annot))
-    page[NameObject("/Annots")] = annots
-    if base is not None:
-        w._root_object[NameObject("/URI")] = DictionaryObject(
-            {NameObject("/Base"): TextStringObject(base)})
-
-
-def uri_action(text: str) -> Dict[str, Any]:
-    from pypdf.generic import NameObject, TextStringObject
-    return {NameObject("/S"): NameObject("/URI"), NameObject("/URI"): TextStringObject(text)}
-
-
-def link_over(box: Tuple[float, float, float, float], uri: str) -> Callable[[Any], None]:
-    def edit(w: Any) -> None:
-        link_with(w, uri_action(uri))
-        from pypdf.generic import ArrayObject, FloatObject, NameObject
-
-        annot = w.pages[0]["/Annots"][-1].get_object()
-        annot[NameObject("/Rect")] = ArrayObject([FloatObject(v) for v in box])
-    return edit
-
-
-def badge_box(pdf: Path) -> Tuple[float, float, float, float]:
-    """Where pith.sty's badge link lies on page 1 (around the badge's text)."""
-    from pypdf import PdfReader
-    from pypdf.generic import NameObject
-
-    for ref in PdfReader(str(pdf)).pages[0]["/Annots"]:
-        x0, y0, x1, y1 = (float(v) for v in ref.get_object()[NameObject("/Rect")])
-        if (x1 - x0) / (y1 - y0) > 2:
-            return (x0, y0, x1, y1)
-    raise AssertionError("no badge link")
-
-
-def poppler_reads(pdf: Path) -> str:
-    """The text poppler reads from page 1 as laid out (pdftotext -layout), each line's
-    ends stripped and the lines joined: what a reader of the rendered page reads, in
-    order, with spaces where glyphs stand apart."""
-    out = subprocess.run([texbuild.tool("pdftotext"), "-layout", "-f", "1", "-l", "1",
-                          str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    return "".join(line.strip() for line in out.splitlines())
-
-
-def qr_stream(w: Any) -> Tuple[Any, bytes]:
-    page = w.pages[0]
-    return page, page.get_contents().get_data()
-
-
-def grey_levels(pdf: Path, box: Tuple[float, float, float, float], tmp_path: Path) -> List[int]:
-    """The grey levels poppler renders (150 dpi) in the middle of *box* (a quarter of its
-    height in from every side)."""
-    from pypdf import PdfReader
-
-    top = float(PdfReader(str(pdf)).pages[0].mediabox[3])
-    x0, y0, x1, y1 = box
-    d = (y1 - y0) / 4
-    k = 150 / 72
-    x, y = int((x0 + d) * k), int((top - y1 + d) * k)
-    w, h = int((x1 - x0 - 2 * d) * k), int((y1 - y0 - 2 * d) * k)
-    tmp_path.mkdir()
-    subprocess.run([texbuild.tool("pdftoppm"), "-r", "150", "-gray", "-f", "1", "-l", "1",
-                    "-x", str(x), "-y", str(y), "-W", str(w), "-H", str(h), str(pdf),
-                    str(tmp_path / "region")], check=True)
-    pgm = next(tmp_path.glob("region*.pgm")).read_bytes().split(b"\n", 3)[3]
-    return list(pgm)
-
-
-def raw_pdf(objects: Dict[int, bytes], info: Optional[int] = None) -> bytes:
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = {}
+def raw_pdf(objects: Dict[int, bytes], root: int = 1) -> bytes:
+    """A PDF of *objects* (number -> the bytes between ``obj`` and ``endobj``) with a
+    correct cross-reference table; object *root* is the catalog.  Streams are written by
+    the caller (``<< /Length n >> stream ... endstream``): see :func:`stream`."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets: Dict[int, int] = {}
     for num in sorted(objects):
         offsets[num] = len(out)
-        out += b"%d 0 obj\n%s\nendobj\n" % (num, objects[num])
-    xref = len(out)
+        out += b"%d 0 obj\n" % num + objects[num] + b"\nendobj\n"
     size = max(objects) + 1
+    xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % size
     for num in range(1, size):
-        out += (b"%010d 00000 n \n" % offsets[num]) if num in offsets else \
-            b"0000000000 65535 f \n"
-    out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
-        size, b" /Info %d 0 R" % info if info else b"", xref)
+        if num in offsets:
+            out += b"%010d 00000 n \n" % offsets[num]
+        else:
+            out += b"0000000000 65535 f \n"
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        size, root, xref)
     return bytes(out)
 
 
-def info_object() -> bytes:
-    from pypdf.generic import TextStringObject
-
-    parts = []
-    for k, v in recorded_claims().items():
-        buf = __import__("io").BytesIO()
-        TextStringObject(v).write_to_stream(buf)
-        parts.append(k.encode() + b" " + buf.getvalue())
-    return b"<< " + b" ".join(parts) + b" >>"
+def stream(data: bytes, extra: bytes = b"") -> bytes:
+    """An uncompressed stream object's bytes."""
+    return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
 
 
-def recorded_claims() -> Dict[str, str]:
-    from pdfclaims import claims
-
-    return claims(V)
-
-
-def page_content(w: Any, edit: Callable[[bytes], bytes]) -> None:
-    from pypdf.generic import DecodedStreamObject, NameObject
-
-    page, data = qr_stream(w)
-    s = DecodedStreamObject()
-    s.set_data(edit(data))
-    page[NameObject("/Contents")] = w._add_object(s)
-
-
-def rendered(pdf: Path, tmp_path: Path) -> Tuple[str, int]:
-    """What poppler draws of page 1: the text zbar reads from it (300 dpi) and how many
-    dark pixels it has (a 50 dpi grey render)."""
-    subprocess.run([texbuild.tool("pdftoppm"), "-r", "300", "-f", "1", "-l", "1", "-png",
-                    str(pdf), str(tmp_path / "page")], check=True)
-    read = subprocess.run([texbuild.tool("zbarimg"), "-q", "--raw",
-                           str(next(tmp_path.glob("page*.png")))],
-                          capture_output=True, text=True).stdout
-    subprocess.run([texbuild.tool("pdftoppm"), "-r", "50", "-gray", "-f", "1", "-l", "1",
-                    str(pdf), str(tmp_path / "grey")], check=True)
-    pgm = next(tmp_path.glob("grey*.pgm")).read_bytes().split(b"\n", 3)[3]
-    return read, sum(1 for b in pgm if b < 128)
-
-
+def one_page(contents: Sequence[bytes], resources: bytes = b"<< >>") -> bytes:
+    """A one-page PDF whose page has *contents* as its content streams (an array when
+    there are several)."""
+    objs: Dict[int, bytes] = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+    }
+    refs = []
+    for k, data in enumerate(contents):
+        objs[10 + k] = stream(data)
+        refs.append(b"%d 0 R" % (10 + k))
+    target = refs[0] if len(refs) == 1 else b"[" + b" ".join(refs) + b"]"
+    objs[2] = b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+    objs[3] = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources %s "
+               b"/Contents %s >>" % (resources, target))
+    return raw_pdf(objs)
