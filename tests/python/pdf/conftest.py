@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hostile_pdfs import Honest
+from hostile_corpus import Honest
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """Hostile PDFs for ``pith-tex verify``, the badge on page 1: invisible, hidden, layered,
 clipped, squeezed, piled, transparent and planted copies; another number anywhere on the page.
 
-The corpus, its honest PDFs and how each case runs: tests/support/hostile_pdfs.py."""
+The corpus, its honest PDFs and how each case runs: tests/support/hostile_corpus.py."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.hostile
 import texbuild
 from pdfclaims import tampered
 from pith_tex.include.qr import qr_rows
-from hostile_pdfs import (
+from hostile_corpus import (
     badge_box, badge_seen_or_refused, badge_shown, check, CLAIMED, layer, link_with, N,
     N2, OTHER, page_ops, poppler_reads, rendered, text_ops, uri_action, V, verify,
 )

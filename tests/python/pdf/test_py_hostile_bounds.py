@@ -1,7 +1,7 @@
 """Hostile PDFs for ``pith-tex verify``, bounds: verify DIR's one bad file is one bad line;
 encryption, bombs, forms and loops within the memory cap and the time limit.
 
-The corpus, its honest PDFs and how each case runs: tests/support/hostile_pdfs.py."""
+The corpus, its honest PDFs and how each case runs: tests/support/hostile_corpus.py."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.hostile
 
 import recorded
 from pdfclaims import qr_box, tampered
-from hostile_pdfs import (
+from hostile_corpus import (
     badge_seen_or_refused, badge_shown, check, CLAIMED, info_object, layer, N, N2,
     page_ops, poppler_reads, raw_pdf, rendered, text_ops, TIME_LIMIT, under_limits, V,
     verify,

@@ -1,7 +1,7 @@
 """Hostile PDFs for ``pith-tex verify``, the rest of an ExtGState: line width, cap and dashes,
 soft masks, transfer functions.
 
-The corpus, its honest PDFs and how each case runs: tests/support/hostile_pdfs.py."""
+The corpus, its honest PDFs and how each case runs: tests/support/hostile_corpus.py."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.hostile
 import texbuild
 from pdfclaims import tampered
 from pith_tex.include.qr import qr_rows
-from hostile_pdfs import (
+from hostile_corpus import (
     badge_seen_or_refused, check, CLAIMED, edit_dashes, grey_levels, link_over, N,
     page_content, page_ops, rendered, text_ops, verify,
 )

@@ -2,7 +2,7 @@
 run removed fails; Info written twice, in several trailers and incremental updates; the XMP; a
 PithRecord that is not byte-canonical; raw-byte page trees.
 
-The corpus, its honest PDFs and how each case runs: tests/support/hostile_pdfs.py."""
+The corpus, its honest PDFs and how each case runs: tests/support/hostile_corpus.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.hostile
 
 import texbuild
 from pdfclaims import tampered, xmp_edited
-from hostile_pdfs import (
+from hostile_corpus import (
     badge_shown, check, CLAIMED, edit_dashes, info_object, N, N2, OTHER, raw_pdf,
     same_length, verify,
 )

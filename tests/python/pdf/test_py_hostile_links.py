@@ -1,7 +1,7 @@
 """Hostile PDFs for ``pith-tex verify``, the badge's own link and the code's: links elsewhere,
 in other spellings, hidden, over the badge, and their quad points.
 
-The corpus, its honest PDFs and how each case runs: tests/support/hostile_pdfs.py."""
+The corpus, its honest PDFs and how each case runs: tests/support/hostile_corpus.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.hostile
 
 from pdfclaims import tampered
-from hostile_pdfs import (
+from hostile_corpus import (
     badge_box, badge_seen_or_refused, check, CLAIMED, layer, link_over, N, page_ops,
     text_ops, uri_action, verify,
 )

@@ -1,7 +1,7 @@
 """Hostile PDFs for ``pith-tex verify``, the QR code: tampered, moved, covered, masked and
 other codes.
 
-The corpus, its honest PDFs and how each case runs: tests/support/hostile_pdfs.py."""
+The corpus, its honest PDFs and how each case runs: tests/support/hostile_corpus.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.hostile
 import texbuild
 from pdfclaims import qr_box, tampered
 from pith_tex.include.qr import qr_rows
-from hostile_pdfs import (
+from hostile_corpus import (
     badge_shown, check, CLAIMED, edit_dashes, grey_levels, grid_ops, N, N2, OTHER,
     page_content, page_ops, qr_stream, verify,
 )

@@ -1,7 +1,7 @@
 """Hostile PDFs for ``pith-tex verify``, what the content scanner follows: a font set by an
 ExtGState, /UserUnit, text off the page, where a show ends and shows split.
 
-The corpus, its honest PDFs and how each case runs: tests/support/hostile_pdfs.py."""
+The corpus, its honest PDFs and how each case runs: tests/support/hostile_corpus.py."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.hostile
 
 import texbuild
 from pdfclaims import tampered
-from hostile_pdfs import (
+from hostile_corpus import (
     badge_seen_or_refused, badge_shown, check, CLAIMED, link_over, N, page_ops,
     poppler_reads, rendered, text_ops, verify,
 )
