@@ -246,6 +246,23 @@ def stencil(bits: bytes, w: int, h: int) -> Any:
     return s
 
 
+def mono_box(pdf: Path, box: Tuple[float, float, float, float], height: float
+             ) -> Tuple[int, int, bytes]:
+    """A 1-bit rendering (poppler's, at :data:`STENCIL_DPI`) of *box* (PDF points, y up)
+    of page 1 of *pdf*, whose page is *height* points tall: its width and height in pixels
+    and its rows (PBM bits)."""
+    k = STENCIL_DPI / 72
+    px, py = int(box[0] * k), int((height - box[3]) * k)
+    pw, ph = int((box[2] - box[0]) * k) + 1, int((box[3] - box[1]) * k) + 1
+    pbm = subprocess.run([tool("pdftoppm"), "-f", "1", "-l", "1", "-r", str(STENCIL_DPI),
+                          "-x", str(px), "-y", str(py), "-W", str(pw), "-H", str(ph),
+                          "-mono", str(pdf)], capture_output=True, check=True).stdout
+    m = re.match(rb"P4\s+(\d+)\s+(\d+)\s", pbm)
+    assert m is not None
+    w, h = int(m.group(1)), int(m.group(2))
+    return w, h, pbm[m.end():m.end() + ((w + 7) // 8) * h]
+
+
 def under_stencil(src: Path, dst: Path, work: Path) -> Path:
     from pypdf.generic import NameObject
 
@@ -258,16 +275,9 @@ def under_stencil(src: Path, dst: Path, work: Path) -> Path:
     from pypdf import PdfReader
 
     height = float(PdfReader(str(src)).pages[0].mediabox.height)
+    w, h, bits = mono_box(honest_other, (x0, y0, x1, y1), height)
     k = STENCIL_DPI / 72
     px, py = int(x0 * k), int((height - y1) * k)
-    pw, ph = int((x1 - x0) * k) + 1, int((y1 - y0) * k) + 1
-    pbm = subprocess.run([tool("pdftoppm"), "-f", "1", "-l", "1", "-r", str(STENCIL_DPI),
-                          "-x", str(px), "-y", str(py), "-W", str(pw), "-H", str(ph),
-                          "-mono", str(honest_other)], capture_output=True, check=True).stdout
-    m = re.match(rb"P4\s+(\d+)\s+(\d+)\s", pbm)
-    assert m is not None
-    w, h = int(m.group(1)), int(m.group(2))
-    bits = pbm[m.end():m.end() + ((w + 7) // 8) * h]
     # the claimed number: a thin grey outline (text render mode 1) under the image
     line = data[a:b]
     faint = b"0.6 G 0.15 w 1 Tr " + line + b" 0 Tr 0 G"

@@ -30,31 +30,11 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
 import glyph_lies as G
 import hostile_pdfs as H
-from texbuild import tool
-
-STENCIL_DPI = 600
-
-
-def _stencil(honest_other: Path, box: Tuple[float, float, float, float], height: float
-             ) -> Tuple[int, int, bytes]:
-    """A 1-bit rendering (poppler's) of *box* (PDF points, y up) of *honest_other*."""
-    k = STENCIL_DPI / 72
-    px, py = int(box[0] * k), int((height - box[3]) * k)
-    pw, ph = int((box[2] - box[0]) * k) + 1, int((box[3] - box[1]) * k) + 1
-    pbm = subprocess.run([tool("pdftoppm"), "-f", "1", "-l", "1", "-r", str(STENCIL_DPI),
-                          "-x", str(px), "-y", str(py), "-W", str(pw), "-H", str(ph),
-                          "-mono", str(honest_other)], capture_output=True, check=True).stdout
-    m = re.match(rb"P4\s+(\d+)\s+(\d+)\s", pbm)
-    assert m is not None
-    w, h = int(m.group(1)), int(m.group(2))
-    return w, h, pbm[m.end():m.end() + ((w + 7) // 8) * h]
-
 
 def badge_rect(src: Path) -> Tuple[float, float, float, float]:
     """The badge's box on page 1 of *src* (PDF points, y up), a point around it."""
@@ -71,11 +51,11 @@ def empty_box_cover(src: Path, dst: Path, work: Path) -> Path:
 
     rect = badge_rect(src)
     height = float(PdfReader(str(src)).pages[0].mediabox.height)
-    w, h, bits = _stencil(G.painted_swapped(src, work / "swapped.pdf"), rect, height)
+    w, h, bits = G.mono_box(G.painted_swapped(src, work / "swapped.pdf"), rect, height)
     width, tall = rect[2] - rect[0], rect[3] - rect[1]
     # in the stream's space, as pdf.js draws it: the /Rect's lower-left corner at 0 0
     content = b"1 g 0 0 %.4f %.4f re f q 0 g %.4f 0 0 %.4f 0 0 cm /Lie Do Q" % (
-        width, tall, w * 72 / STENCIL_DPI, h * 72 / STENCIL_DPI)
+        width, tall, w * 72 / G.STENCIL_DPI, h * 72 / G.STENCIL_DPI)
 
     def edit(wr: Any) -> None:
         image = G.stencil(bits, w, h)
